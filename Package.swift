@@ -1,0 +1,126 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "compass-backend",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "compass", targets: ["CompassCLI"]),
+        .executable(name: "compass-worker", targets: ["CompassWorker"]),
+        .library(name: "CompassDomain", targets: ["CompassDomain"]),
+        .library(name: "Postgres", targets: ["Postgres"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    ],
+    targets: [
+        // C boundary: libpq headers and library, found through pkg-config.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        // Postgres client over libpq: the only module that imports CLibPQ.
+        .target(
+            name: "Postgres",
+            dependencies: [
+                "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The apps' models and client-side rules; Foundation only, so iOS can share it.
+        .target(name: "CompassDomain", swiftSettings: swiftSettings),
+        // Repositories issuing the specs' exact queries, user scope, migration runner.
+        .target(
+            name: "CompassData",
+            dependencies: [
+                "Postgres",
+                "CompassDomain",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Change feed, subscriptions, filters, authorization, Supabase Realtime protocol.
+        .target(
+            name: "CompassRealtime",
+            dependencies: [
+                "Postgres",
+                "CompassData",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "CompassWorker",
+            dependencies: [
+                "CompassRealtime",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "CompassCLI",
+            dependencies: [
+                "CompassData",
+                "CompassDomain",
+                "CompassRealtime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Test harness: a real PostgreSQL from COMPASS_TEST_DATABASE_URL or a throwaway cluster.
+        .target(
+            name: "CompassTestSupport",
+            dependencies: ["Postgres", "CompassData"],
+            path: "Tests/Support",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: ["Postgres", "CompassTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CompassDomainTests", dependencies: ["CompassDomain"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CompassDataTests",
+            dependencies: ["CompassData", "CompassDomain", "CompassTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CompassRealtimeTests",
+            dependencies: [
+                "CompassRealtime",
+                "CompassTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CompassCLITests",
+            dependencies: ["CompassCLI", "CompassTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

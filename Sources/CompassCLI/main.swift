@@ -1,0 +1,1 @@
+print("compass: not built yet")

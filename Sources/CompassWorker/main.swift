@@ -1,0 +1,1 @@
+print("compass-worker: not built yet")
