@@ -1,0 +1,156 @@
+import Foundation
+
+/// Builds the Activity Feed from the three feed queries' rows (DESIGN §4).
+///
+/// ```swift
+/// let ids = ActivityFeed.schoolIdsToHydrate(interactions: i, statusChanges: s)
+/// let names = try await schools.names(ids)              // SELECT id, name FROM schools WHERE id = ANY($1)
+/// let events = ActivityFeed.merge(interactions: i, statusChanges: s, documents: d,
+///                                 schoolNames: names, now: .now)
+/// let page = ActivityFeedQuery().page(of: events, now: .now)
+/// ```
+public enum ActivityFeed {
+    /// Events per page of the full feed.
+    public static let pageSize = 20
+    /// Events in the dashboard widget.
+    public static let widgetSize = 10
+    /// Rows each feed query fetches per source.
+    public static let rowsPerSource = 50
+    /// The longest `description`, in characters.
+    public static let descriptionLength = 50
+    /// The name shown when an event's school is missing or was not found.
+    public static let unknownSchoolName = "Unknown School"
+    /// The emoji of status change events.
+    public static let statusChangeIcon = "📍"
+    /// The emoji of document events.
+    public static let documentIcon = "📄"
+
+    /// Merges the three sources into one feed, newest first, equal times by descending id.
+    ///
+    /// `schoolNames` maps school ids to names (the hydration query); `now`
+    /// fixes the relative times; `calendar` gives the time zone of the
+    /// timestamps' offset and of `Jan 15`-style dates.
+    public static func merge(
+        interactions: [FeedInteractionRow],
+        statusChanges: [FeedStatusChangeRow],
+        documents: [FeedDocumentRow],
+        schoolNames: [UUID: String],
+        now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> [ActivityEvent] {
+        let events = interactions.map { event(for: $0, schoolNames: schoolNames, now: now, calendar: calendar) }
+            + statusChanges.map { event(for: $0, schoolNames: schoolNames, now: now, calendar: calendar) }
+            + documents.map { event(for: $0, now: now, calendar: calendar) }
+        return sorted(events)
+    }
+
+    /// The distinct non-null school ids the hydration query must look up, in a stable order.
+    public static func schoolIdsToHydrate(
+        interactions: [FeedInteractionRow], statusChanges: [FeedStatusChangeRow]
+    ) -> [UUID] {
+        let ids = Set(interactions.compactMap(\.schoolId) + statusChanges.compactMap(\.schoolId))
+        return ids.sorted { $0.lowercasedString < $1.lowercasedString }
+    }
+
+    /// The event for one interaction: `<Type> with <School>`, timed by `occurred_at`, else `created_at`.
+    public static func event(
+        for row: FeedInteractionRow, schoolNames: [UUID: String], now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> ActivityEvent {
+        let school = schoolName(row.schoolId, in: schoolNames)
+        let text = [row.content, row.subject].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let date = row.occurredAt ?? row.createdAt
+        return ActivityEvent(
+            id: ActivityEventType.interaction.idPrefix + row.id.lowercasedString,
+            type: .interaction,
+            date: date,
+            title: "\(InteractionType.label(forCode: row.type)) with \(school)",
+            description: truncatedDescription(text),
+            icon: InteractionType.icon(forCode: row.type),
+            entityType: "school",
+            entityId: row.schoolId?.lowercasedString,
+            entityName: school,
+            metadata: relativeTimeMetadata(date, now: now, calendar: calendar),
+            isClickable: true,
+            clickUrl: "/interactions/\(row.id.lowercasedString)",
+            timeZone: calendar.timeZone
+        )
+    }
+
+    /// The event for one status change: `<School> status changed to <Status Label>`.
+    ///
+    /// Clickable when the row names a school (it opens `/schools/<school_id>`).
+    public static func event(
+        for row: FeedStatusChangeRow, schoolNames: [UUID: String], now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> ActivityEvent {
+        let school = schoolName(row.schoolId, in: schoolNames)
+        return ActivityEvent(
+            id: ActivityEventType.schoolStatusChange.idPrefix + row.id.lowercasedString,
+            type: .schoolStatusChange,
+            date: row.changedAt,
+            title: "\(school) status changed to \(DisplayLabel.humanized(row.newStatus))",
+            description: truncatedDescription(row.notes ?? ""),
+            icon: statusChangeIcon,
+            entityType: "school",
+            entityId: row.schoolId?.lowercasedString,
+            entityName: school,
+            metadata: relativeTimeMetadata(row.changedAt, now: now, calendar: calendar),
+            isClickable: row.schoolId != nil,
+            clickUrl: row.schoolId.map { "/schools/\($0.lowercasedString)" },
+            timeZone: calendar.timeZone
+        )
+    }
+
+    /// The event for one document: `Uploaded <title>`, described by its type, not clickable.
+    public static func event(
+        for row: FeedDocumentRow, now: Date, calendar: Calendar = CompassCalendar.utc
+    ) -> ActivityEvent {
+        ActivityEvent(
+            id: ActivityEventType.documentUpload.idPrefix + row.id.lowercasedString,
+            type: .documentUpload,
+            date: row.createdAt,
+            title: "Uploaded \(row.title)",
+            description: row.type ?? "",
+            icon: documentIcon,
+            entityType: "document",
+            entityId: row.id.lowercasedString,
+            entityName: row.title,
+            metadata: relativeTimeMetadata(row.createdAt, now: now, calendar: calendar),
+            isClickable: false,
+            clickUrl: nil,
+            timeZone: calendar.timeZone
+        )
+    }
+
+    /// `events` in feed order: newest first, equal times by descending id.
+    public static func sorted(_ events: [ActivityEvent]) -> [ActivityEvent] {
+        events.sorted { $0.precedes($1) }
+    }
+
+    /// The dashboard widget: the `widgetSize` most recent events.
+    public static func widget(_ events: [ActivityEvent]) -> [ActivityEvent] {
+        Array(sorted(events).prefix(widgetSize))
+    }
+
+    /// `event` added to a feed already in order (a realtime INSERT); an event with the same id is replaced.
+    public static func inserting(_ event: ActivityEvent, into events: [ActivityEvent]) -> [ActivityEvent] {
+        var result = events.filter { $0.id != event.id }
+        let index = result.firstIndex { event.precedes($0) } ?? result.endIndex
+        result.insert(event, at: index)
+        return result
+    }
+
+    /// The first 50 characters (grapheme clusters) of `text`; nothing is added when it is cut.
+    public static func truncatedDescription(_ text: String) -> String {
+        String(text.prefix(descriptionLength))
+    }
+
+    private static func schoolName(_ id: UUID?, in names: [UUID: String]) -> String {
+        id.flatMap { names[$0] } ?? unknownSchoolName
+    }
+
+    private static func relativeTimeMetadata(_ date: Date, now: Date, calendar: Calendar) -> [String: String] {
+        [ActivityEvent.relativeTimeKey: RelativeTime.feed(date, now: now, calendar: calendar)]
+    }
+}
