@@ -77,12 +77,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
-extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+// Not ExpressibleByNilLiteral: with `JSONValue?` everywhere, `nil` must keep meaning "absent".
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    /// `nil` is JSON `null`.
-    public init(nilLiteral: ()) { self = .null }
     /// A Boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer literal.
