@@ -62,7 +62,9 @@ public struct ActivityFeedQuery: Sendable, Hashable, Codable {
     }
 
     /// The events that pass every filter, in feed order.
-    public func filter(_ events: [ActivityEvent], now: Date, calendar: Calendar = CompassCalendar.utc) -> [ActivityEvent] {
+    public func filter(
+        _ events: [ActivityEvent], now: Date, calendar: Calendar = CompassCalendar.utc
+    ) -> [ActivityEvent] {
         let cutoff = dateRange.cutoff(now: now, calendar: calendar)
         let search = normalizedSearch
         return ActivityFeed.sorted(events).filter { event in
@@ -78,7 +80,9 @@ public struct ActivityFeedQuery: Sendable, Hashable, Codable {
     /// The current page of the filtered events, with its page count.
     ///
     /// There is always at least one page; a page past the last one holds no events.
-    public func page(of events: [ActivityEvent], now: Date, calendar: Calendar = CompassCalendar.utc) -> ActivityFeedPage {
+    public func page(
+        of events: [ActivityEvent], now: Date, calendar: Calendar = CompassCalendar.utc
+    ) -> ActivityFeedPage {
         let filtered = filter(events, now: now, calendar: calendar)
         let pageSize = ActivityFeed.pageSize
         let totalPages = max(1, (filtered.count + pageSize - 1) / pageSize)

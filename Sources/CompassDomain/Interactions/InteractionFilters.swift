@@ -59,7 +59,9 @@ public struct InteractionFilters: Sendable, Hashable, Codable {
     }
 
     /// The interactions that pass, later display date first, equal dates by descending id.
-    public func apply(to interactions: [Interaction], now: Date, calendar: Calendar = CompassCalendar.utc) -> [Interaction] {
+    public func apply(
+        to interactions: [Interaction], now: Date, calendar: Calendar = CompassCalendar.utc
+    ) -> [Interaction] {
         interactions.filter { matches($0, now: now, calendar: calendar) }.sorted { $0.precedes($1) }
     }
 

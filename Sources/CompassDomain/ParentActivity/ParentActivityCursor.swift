@@ -78,7 +78,8 @@ public struct ParentActivityCursor: Sendable, Hashable {
     public init(encoded text: String) throws(ParentActivityCursorError) {
         guard !text.isEmpty else { throw .empty }
         let allowed = text.utf8.allSatisfy { byte in
-            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == 45 || byte == 95
+            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         guard allowed, text.count % 4 != 1 else { throw .notBase64URL }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

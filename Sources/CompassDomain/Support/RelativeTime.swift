@@ -34,7 +34,7 @@ public enum RelativeTime {
         return "\(monthAbbreviation(parts.month ?? 1)) \(parts.day ?? 1)"
     }
 
-    /// The three-letter English abbreviation of `month` (1 = `Jan`); fixed, so output does not depend on the host locale.
+    /// The English abbreviation of `month` (1 = `Jan`), fixed so output never depends on the host's locale.
     public static func monthAbbreviation(_ month: Int) -> String {
         let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return names[min(max(month, 1), 12) - 1]

@@ -2,7 +2,8 @@ import Foundation
 
 /// One row of the timeline's school_status_history query.
 ///
-/// `SELECT id, school_id, previous_status, new_status, changed_at, notes FROM school_status_history WHERE school_id = ANY($1)`
+/// `SELECT id, school_id, previous_status, new_status, changed_at, notes FROM school_status_history`
+/// `WHERE school_id = ANY($1) ORDER BY changed_at DESC`: one query for all the user's schools.
 public struct TimelineStatusChangeRow: Sendable, Hashable {
     /// `school_status_history.id`.
     public var id: UUID
