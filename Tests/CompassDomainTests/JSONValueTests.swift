@@ -44,3 +44,21 @@ struct JSONValueTests {
         #expect(CompassCalendar.date(daysBefore: Fixture.now, days: 7, in: CompassCalendar.utc) == Fixture.daysAgo(7))
     }
 }
+
+@Suite("Ordering helpers and feed sources")
+struct OrderingTests {
+    @Test("UUIDs sort byte by byte, like their lower-case text and like PostgreSQL")
+    func uuidOrder() {
+        let ids = (0..<300).map { _ in UUID() }
+        #expect(ids.sorted { $0.sortsBefore($1) } == ids.sorted { $0.lowercasedString < $1.lowercasedString })
+        #expect(Fixture.uuid(1).sortsBefore(Fixture.uuid(2)))
+        #expect(!Fixture.uuid(2).sortsBefore(Fixture.uuid(2)))
+    }
+
+    @Test("each feed source names its table and its warning")
+    func feedSources() {
+        #expect(ActivityFeedSource.allCases.map(\.tableName) == ["interactions", "school_status_history", "documents"])
+        #expect(ActivityFeedSource.documents.warning == "Documents could not be loaded; showing the rest of your activity.")
+        #expect(ActivityFeedSource.statusChanges.eventType == .schoolStatusChange)
+    }
+}

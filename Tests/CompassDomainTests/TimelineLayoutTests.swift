@@ -99,7 +99,7 @@ struct TimelineLayoutTests {
     }
 
     @Test("overlapping items in a lane move to the next free row")
-    func stacking() {
+    func stacking() throws {
         let school = Fixture.uuid(900)
         let items = [
             item(1, .event, at: Fixture.daysAgo(20), until: Fixture.daysAgo(10), school: school, name: "A"),
@@ -107,13 +107,13 @@ struct TimelineLayoutTests {
             item(3, at: Fixture.daysAgo(15), school: school, name: "A"),
             item(4, at: Fixture.daysAgo(5), school: school, name: "A"),
         ]
-        let lane = TimelineSwimlane.lanes(for: items, in: hundredDays)[0]
+        let lane = try #require(TimelineSwimlane.lanes(for: items, in: hundredDays).first)
         #expect(lane.entries.map(\.placement.stackLevel) == [0, 1, 2, 0])
         #expect(lane.stackDepth == 3)
     }
 
     @Test("lanes group by school, add a 'No School' lane, and sort by name ignoring case")
-    func swimlanes() {
+    func swimlanes() throws {
         let stanford = Fixture.uuid(901), asu = Fixture.uuid(902), baylor = Fixture.uuid(903)
         let items = [
             item(1, at: Fixture.daysAgo(1), school: stanford, name: "Stanford"),
@@ -124,6 +124,7 @@ struct TimelineLayoutTests {
         ]
         let layout = TimelineViewState().layout(of: items, today: Fixture.now)
         #expect(layout.swimlanes.map(\.schoolName) == ["arizona State", "Baylor", "No School", "Stanford"])
+        try #require(layout.swimlanes.count == 4)
         #expect(layout.swimlanes[2].schoolId == nil && layout.swimlanes[2].id == "no-school")
         #expect(layout.swimlanes[3].items.map(\.id) == ["interaction-4", "interaction-1"])
         #expect(layout.items.map(\.id) == ["interaction-1", "interaction-2", "interaction-3", "interaction-5", "interaction-4"])

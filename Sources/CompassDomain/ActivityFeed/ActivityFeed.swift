@@ -49,7 +49,7 @@ public enum ActivityFeed {
         interactions: [FeedInteractionRow], statusChanges: [FeedStatusChangeRow]
     ) -> [UUID] {
         let ids = Set(interactions.compactMap(\.schoolId) + statusChanges.compactMap(\.schoolId))
-        return ids.sorted { $0.lowercasedString < $1.lowercasedString }
+        return ids.sorted { $0.sortsBefore($1) }
     }
 
     /// The event for one interaction: `<Type> with <School>`, timed by `occurred_at`, else `created_at`.

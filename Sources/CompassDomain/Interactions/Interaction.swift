@@ -73,8 +73,7 @@ public struct Interaction: Sendable, Hashable, Identifiable {
 
     /// List order: later display date first, equal dates by descending id.
     public func precedes(_ other: Interaction) -> Bool {
-        displayDate != other.displayDate
-            ? displayDate > other.displayDate : id.lowercasedString > other.id.lowercasedString
+        displayDate != other.displayDate ? displayDate > other.displayDate : other.id.sortsBefore(id)
     }
 }
 

@@ -63,7 +63,7 @@ public struct Activity: Sendable, Hashable, Identifiable {
 
     /// Whether `self` comes before `other` in the list: newer first, equal times by descending id.
     public func precedes(_ other: Activity) -> Bool {
-        createdAt != other.createdAt ? createdAt > other.createdAt : id.lowercasedString > other.id.lowercasedString
+        createdAt != other.createdAt ? createdAt > other.createdAt : other.id.sortsBefore(id)
     }
 
     /// The name the texts use for the actor: the username, or `Someone` without a profile.

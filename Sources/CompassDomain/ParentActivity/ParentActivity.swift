@@ -65,7 +65,7 @@ public struct ParentActivity: Sendable, Hashable, Identifiable {
     public func precedes(_ other: ParentActivity) -> Bool {
         let mine = CompassTimestamp.microseconds(of: createdAt)
         let theirs = CompassTimestamp.microseconds(of: other.createdAt)
-        return mine != theirs ? mine > theirs : id.lowercasedString > other.id.lowercasedString
+        return mine != theirs ? mine > theirs : other.id.sortsBefore(id)
     }
 }
 

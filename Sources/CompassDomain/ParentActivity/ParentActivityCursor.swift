@@ -54,7 +54,7 @@ public struct ParentActivityCursor: Sendable, Hashable {
     public func admits(_ activity: ParentActivity) -> Bool {
         let micros = CompassTimestamp.microseconds(of: activity.createdAt)
         if micros != microsecondsSinceEpoch { return micros < microsecondsSinceEpoch }
-        return activity.id.lowercasedString < id.lowercasedString
+        return activity.id.sortsBefore(id)
     }
 
     // MARK: Encoding

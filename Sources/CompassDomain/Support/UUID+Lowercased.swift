@@ -5,4 +5,13 @@ extension UUID {
     public var lowercasedString: String {
         uuidString.lowercased()
     }
+
+    /// Whether `self` sorts before `other` the way PostgreSQL orders `uuid` values: byte by byte.
+    ///
+    /// The same order as comparing the lower-case strings, without building them.
+    public func sortsBefore(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { mine in
+            withUnsafeBytes(of: other.uuid) { theirs in mine.lexicographicallyPrecedes(theirs) }
+        }
+    }
 }

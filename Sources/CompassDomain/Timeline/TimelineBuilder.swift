@@ -81,7 +81,7 @@ public enum TimelineBuilder {
     ) -> [UUID] {
         let ids = Set(events.compactMap(\.schoolId) + interactions.compactMap(\.schoolId)
             + offers.compactMap(\.schoolId) + statusChanges.compactMap(\.schoolId))
-        return ids.sorted { $0.lowercasedString < $1.lowercasedString }
+        return ids.sorted { $0.sortsBefore($1) }
     }
 
     private static func schoolName(_ id: UUID?, _ names: [UUID: String]) -> String? {
