@@ -130,7 +130,8 @@ struct ActivityFeedEventTests {
 
     @Test("a status change without notes has an empty description")
     func statusChangeWithoutNotes() {
-        let row = FeedStatusChangeRow(id: Fixture.uuid(2), schoolId: nil, newStatus: "committed", notes: nil, changedAt: Fixture.now)
+        let row = FeedStatusChangeRow(
+            id: Fixture.uuid(2), schoolId: nil, newStatus: "committed", notes: nil, changedAt: Fixture.now)
         let event = ActivityFeed.event(for: row, schoolNames: [:], now: Fixture.now)
         #expect(event.description == "")
         #expect(event.title == "Unknown School status changed to Committed")
@@ -138,7 +139,8 @@ struct ActivityFeedEventTests {
 
     @Test("a document reads 'Uploaded <title>', is described by its type and is not clickable")
     func documentEvent() {
-        let row = FeedDocumentRow(id: Fixture.uuid(3), title: "Transcript 2025", type: "transcript", createdAt: Fixture.daysAgo(10))
+        let row = FeedDocumentRow(
+            id: Fixture.uuid(3), title: "Transcript 2025", type: "transcript", createdAt: Fixture.daysAgo(10))
         let event = ActivityFeed.event(for: row, now: Fixture.now)
         #expect(event.id == "doc-00000000-0000-0000-0000-000000000003")
         #expect(event.type == .documentUpload)
@@ -167,7 +169,8 @@ struct ActivityFeedEventTests {
         let other = Fixture.uuid(902)
         let ids = ActivityFeed.schoolIdsToHydrate(
             interactions: [interaction(1, school: school), interaction(2, school: nil), interaction(3, school: other)],
-            statusChanges: [FeedStatusChangeRow(id: Fixture.uuid(4), schoolId: school, newStatus: "a", notes: nil, changedAt: Fixture.now)])
+            statusChanges: [FeedStatusChangeRow(id: Fixture.uuid(4), schoolId: school, newStatus: "a", notes: nil,
+                                                changedAt: Fixture.now)])
         #expect(ids == [school, other])
         #expect(ActivityFeed.schoolIdsToHydrate(interactions: [interaction(1)], statusChanges: []).isEmpty)
     }

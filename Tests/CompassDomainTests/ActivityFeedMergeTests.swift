@@ -50,7 +50,8 @@ struct ActivityFeedMergeTests {
 
     @Test("nothing in, nothing out")
     func emptyMerge() {
-        #expect(ActivityFeed.merge(interactions: [], statusChanges: [], documents: [], schoolNames: [:], now: Fixture.now).isEmpty)
+        let events = ActivityFeed.merge(interactions: [], statusChanges: [], documents: [], schoolNames: [:], now: Fixture.now)
+        #expect(events.isEmpty)
     }
 
     @Test("the dashboard widget keeps the 10 most recent")
@@ -114,7 +115,8 @@ struct ActivityFeedMergeTests {
 
     @Test("decoding rejects a timestamp without an offset")
     func decodingRejectsNaiveTimestamp() throws {
-        let json = #"{"id":"doc-1","type":"document_upload","timestamp":"2026-02-01T08:15:30","title":"t","description":"","icon":"📄","isClickable":false}"#
+        let json = #"{"id":"doc-1","type":"document_upload","timestamp":"2026-02-01T08:15:30","title":"t","#
+            + #""description":"","icon":"📄","isClickable":false}"#
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(ActivityEvent.self, from: Data(json.utf8))
         }

@@ -28,7 +28,7 @@ public enum ActivityFeedSource: String, Sendable, Hashable, Codable, CaseIterabl
         }
     }
 
-    /// The banner text when this source failed, e.g. `Documents could not be loaded; showing the rest of your activity.`
+    /// The banner text when this source failed, e.g. `Documents could not be loaded; showing the rest …`.
     public var warning: String {
         "\(eventType.label) could not be loaded; showing the rest of your activity."
     }

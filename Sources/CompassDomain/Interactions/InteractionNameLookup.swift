@@ -16,7 +16,8 @@ public struct InteractionNameLookup: Sendable, Hashable {
 
     /// School id → name (`SELECT id, name FROM schools WHERE family_unit_id = $1`).
     public var schoolNames: [UUID: String]
-    /// Coach id → `First Last` (`SELECT id, first_name, last_name, school_id FROM coaches WHERE school_id = ANY($1)`).
+    /// Coach id → `First Last` (`SELECT id, first_name, last_name, school_id FROM coaches WHERE school_id = ANY($1)`,
+    /// names joined with `coachName(firstName:lastName:)`).
     public var coachNames: [UUID: String]
 
     /// Creates a lookup from the two maps.

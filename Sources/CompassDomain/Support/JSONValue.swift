@@ -62,7 +62,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: return "none"
         case .bool(let value): return value ? "true" : "false"
         case .integer(let value): return String(value)
-        case .double(let value): return value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .double(let value):
+            return value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         case .string(let value): return value
         case .array, .object: return jsonText
         }

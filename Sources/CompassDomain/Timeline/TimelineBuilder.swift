@@ -62,7 +62,7 @@ public enum TimelineBuilder {
             schoolId: row.schoolId, schoolName: schoolName(row.schoolId, schoolNames))
     }
 
-    /// A status change, labelled `Interested → Offer Received` (or `Status changed to …` without a previous status).
+    /// A status change, labelled `Interested → Offer Received`, or `Status changed to …` without a previous one.
     public static func item(for row: TimelineStatusChangeRow, schoolNames: [UUID: String]) -> TimelineItem {
         let newLabel = DisplayLabel.humanized(row.newStatus)
         let label = row.previousStatus.flatMap { $0.isEmpty ? nil : "\(DisplayLabel.humanized($0)) → \(newLabel)" }
