@@ -35,8 +35,9 @@
 -- family_members without recursion. Each view filters itself by auth.uid(),
 -- so a user can only ever see their own memberships through it, and is a
 -- security_barrier view so no user-supplied predicate runs before that
--- filter. Never set FORCE ROW LEVEL SECURITY on family_members: the views
--- would then see nothing.
+-- filter. Never set FORCE ROW LEVEL SECURITY on family_members: a
+-- non-superuser owner would then meet its policies inside these views, and
+-- those policies read these views (infinite recursion).
 
 -- Private schema and views ----------------------------------------------------
 
