@@ -1,0 +1,85 @@
+import CLibPQ
+import Foundation
+
+/// Where and how to connect: a parsed `DATABASE_URL` (URL or keyword form).
+///
+/// ```swift
+/// let config = try PostgresConfiguration(url: "postgresql://app@localhost:5432/compass")
+/// ```
+public struct PostgresConfiguration: Sendable {
+    /// The libpq keywords and values, as parsed; the password stays in here and never in messages.
+    private(set) var parameters: [(key: String, value: String)]
+
+    /// Host name, IP address or unix-socket directory, for messages.
+    public var host: String { value(for: "hostaddr") ?? value(for: "host") ?? "localhost" }
+    /// Port number, for messages.
+    public var port: String { value(for: "port") ?? "5432" }
+    /// The role we log in as, for messages.
+    public var user: String { value(for: "user") ?? defaultUser }
+    /// The database name, for messages.
+    public var database: String { value(for: "dbname") ?? user }
+    /// `host:port`, the way errors name the server.
+    public var endpoint: String { "\(host):\(port)" }
+
+    /// Parses a `postgresql://` URL or a `key=value` connection string.
+    ///
+    /// A malformed string throws a ``PostgresError`` with code `.invalidConfiguration`
+    /// whose message never repeats the string (it may hold a password).
+    public init(url: String, applicationName: String = "compass") throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &errorMessage) else {
+            let reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
+            if let errorMessage { PQfreemem(errorMessage) }
+            throw PostgresError(
+                code: .invalidConfiguration,
+                message: "malformed database URL: \(Self.withoutQuotedFragments(reason))"
+            )
+        }
+        defer { PQconninfoFree(options) }
+        var parameters: [(key: String, value: String)] = []
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val {
+                parameters.append((String(cString: keyword), String(cString: value)))
+            }
+            option += 1
+        }
+        self.parameters = parameters
+        if value(for: "application_name") == nil { set("application_name", applicationName) }
+        if value(for: "connect_timeout") == nil { set("connect_timeout", "10") }
+        // Decoding relies on ISO dates in UTC whatever the server's defaults are.
+        let pinned = "-c TimeZone=UTC -c DateStyle=ISO,MDY -c IntervalStyle=postgres -c extra_float_digits=3"
+        set("options", [value(for: "options"), pinned].compactMap { $0 }.joined(separator: " "))
+    }
+
+    /// The value of one libpq keyword, if the URL set it.
+    public func value(for keyword: String) -> String? {
+        parameters.last { $0.key == keyword }?.value
+    }
+
+    mutating func set(_ keyword: String, _ value: String) {
+        parameters.removeAll { $0.key == keyword }
+        parameters.append((keyword, value))
+    }
+
+    private var defaultUser: String {
+        if let user = getenv("PGUSER") { return String(cString: user) }
+        if let user = getenv("USER") { return String(cString: user) }
+        return "postgres"
+    }
+
+    /// libpq quotes the offending fragment of a bad URL; it may be a password, so drop it.
+    private static func withoutQuotedFragments(_ message: String) -> String {
+        var result = ""
+        var inQuotes = false
+        for character in message.split(separator: "\n").first ?? "" {
+            if character == "\"" {
+                inQuotes.toggle()
+                if inQuotes { result += "\"…\"" }
+            } else if !inQuotes {
+                result.append(character)
+            }
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+}

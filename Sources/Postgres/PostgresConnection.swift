@@ -1,0 +1,409 @@
+import CLibPQ
+import Foundation
+import Logging
+
+/// One libpq connection, confined to its own serial executor.
+///
+/// ```swift
+/// let connection = try await PostgresConnection.connect(to: configuration, logger: logger)
+/// let rows = try await connection.query("SELECT name FROM schools WHERE id = \(id)")
+/// ```
+/// Every libpq call runs on the connection's dedicated queue, one at a time, so the
+/// C handle is never shared between threads and blocking calls stay off Swift's
+/// cooperative pool. Waits use `poll()` on the socket with short timeouts, so task
+/// cancellation is noticed (a running query is then cancelled on the server).
+public actor PostgresConnection {
+    private let executor: ConnectionExecutor
+    /// Owns the `PGconn` and its cancel handle; nil once closed.
+    private var owned: LibPQHandle?
+    private var handle: OpaquePointer? { owned?.connection }
+    private var cancelHandle: OpaquePointer? { owned?.cancel }
+    /// Notifications that arrived while a query was running, delivered by ``waitForNotifications(timeout:)``.
+    private var pendingNotifications: [PostgresNotification] = []
+
+    /// The settings this connection was opened with.
+    public nonisolated let configuration: PostgresConfiguration
+    let logger: Logger
+
+    /// How many client→server→client exchanges this connection has made (a pipeline counts once).
+    public private(set) var roundTrips = 0
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    private init(configuration: PostgresConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.executor = ConnectionExecutor(label: "compass.postgres.connection")
+    }
+
+    /// Opens a connection; failures name the server and user but never the password.
+    public static func connect(to configuration: PostgresConfiguration, logger: Logger) async throws -> PostgresConnection {
+        let connection = PostgresConnection(configuration: configuration, logger: logger)
+        try await connection.open()
+        return connection
+    }
+
+    private func open() throws(PostgresError) {
+        let keys = configuration.parameters.map { strdup($0.key) }
+        let values = configuration.parameters.map { strdup($0.value) }
+        defer { (keys + values).forEach { free($0) } }
+        let keyPointers = keys.map { UnsafePointer($0) } + [nil]
+        let valuePointers = values.map { UnsafePointer($0) } + [nil]
+        let connection = PQconnectdbParams(keyPointers, valuePointers, 0)
+        guard let connection, PQstatus(connection) == CONNECTION_OK else {
+            let reason = connection.map { Self.firstLine(String(cString: PQerrorMessage($0))) } ?? "out of memory"
+            if let connection { PQfinish(connection) }
+            throw PostgresError(
+                code: .connectionFailed,
+                message: "could not connect to PostgreSQL at \(configuration.endpoint) as user "
+                    + "\"\(configuration.user)\": \(reason)")
+        }
+        guard PQsetnonblocking(connection, 1) == 0 else {
+            PQfinish(connection)
+            throw PostgresError(code: .connectionFailed, message: "could not switch the connection to non-blocking mode")
+        }
+        owned = LibPQHandle(connection: connection, cancel: PQgetCancel(connection))
+        logger.debug("connected", metadata: ["pg.endpoint": "\(configuration.endpoint)", "pg.pid": "\(backendPID)"])
+    }
+
+    /// Closes the connection; later calls fail with `.closed`. Safe to call twice.
+    public func close() {
+        owned = nil
+    }
+
+    /// The server process id serving this connection (0 when closed).
+    public var backendPID: Int32 {
+        handle.map { PQbackendPID($0) } ?? 0
+    }
+
+    /// True when the connection is open, healthy and outside any transaction (safe to reuse).
+    public var isReusable: Bool {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        return PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// True once the connection is closed or broken.
+    public var isClosed: Bool {
+        guard let handle else { return true }
+        return PQstatus(handle) != CONNECTION_OK
+    }
+
+    // MARK: - Queries
+
+    /// Runs one parameterized statement and returns its rows.
+    @discardableResult
+    public func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
+        let connection = try requireOpen(query, file: file, line: line)
+        roundTrips += 1
+        try send(query, on: connection, file: file, line: line)
+        try flush(connection, query: query, file: file, line: line)
+        var outcome: Result<PostgresResult, PostgresError>?
+        while let result = try nextResult(connection, query: query, file: file, line: line) {
+            if outcome == nil { outcome = convert(result, query: query, file: file, line: line) }
+            PQclear(result)
+        }
+        guard let outcome else {
+            throw PostgresError(code: .unexpectedResult, message: "no result", query: query.sql, file: file, line: line)
+        }
+        return try outcome.get()
+    }
+
+    /// Runs SQL text that may hold several `;`-separated statements (migrations, fixtures).
+    ///
+    /// It takes no parameters, so it must never carry user input.
+    @discardableResult
+    public func executeScript(unsafeSQL sql: String, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
+        let script = PostgresQuery(unsafeSQL: sql)
+        let connection = try requireOpen(script, file: file, line: line)
+        roundTrips += 1
+        guard PQsendQuery(connection, sql) == 1 else { throw connectionError(connection, script, file, line) }
+        try flush(connection, query: script, file: file, line: line)
+        var last: Result<PostgresResult, PostgresError> = .success(PostgresResult(columns: [], values: [], affectedRows: nil))
+        var failure: PostgresError?
+        while let result = try nextResult(connection, query: script, file: file, line: line) {
+            last = convert(result, query: script, file: file, line: line)
+            if case .failure(let error) = last, failure == nil { failure = error }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+        return try last.get()
+    }
+
+    /// Quotes an identifier (a channel or table name) with `PQescapeIdentifier`.
+    public func escapeIdentifier(_ identifier: String) throws -> String {
+        let connection = try requireOpen(PostgresQuery(unsafeSQL: ""), file: #fileID, line: #line)
+        let length = identifier.utf8.count
+        guard let escaped = PQescapeIdentifier(connection, identifier, length) else {
+            throw PostgresError(code: .unexpectedResult, message: Self.firstLine(String(cString: PQerrorMessage(connection))))
+        }
+        defer { PQfreemem(escaped) }
+        return String(cString: escaped)
+    }
+
+    // MARK: - Pipeline mode
+
+    /// Sends every statement, one sync, and reads every result: one round trip.
+    ///
+    /// Results come back in order. When statement `k` fails, its entry holds the
+    /// server error (with `statementIndex == k`) and every later entry holds a
+    /// `.pipelineAborted` error naming `k`: Postgres skipped them.
+    public func pipeline(
+        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
+    ) throws -> [Result<PostgresResult, PostgresError>] {
+        guard let first = queries.first else { return [] }
+        let connection = try requireOpen(first, file: file, line: line)
+        guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }
+        defer { PQexitPipelineMode(connection) }
+        roundTrips += 1
+        for query in queries {
+            try send(query, on: connection, file: file, line: line)
+        }
+        guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
+        try flush(connection, query: first, file: file, line: line)
+
+        var outcomes: [Result<PostgresResult, PostgresError>] = []
+        var failedIndex: Int?
+        for (index, query) in queries.enumerated() {
+            var outcome: Result<PostgresResult, PostgresError>?
+            while let result = try nextResult(connection, query: query, file: file, line: line) {
+                defer { PQclear(result) }
+                guard outcome == nil else { continue }
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                    var error = PostgresError(
+                        code: .pipelineAborted,
+                        message: "skipped: statement \(failedIndex ?? -1) of the pipeline failed",
+                        query: query.sql, file: file, line: line)
+                    error.statementIndex = index
+                    error.failedStatementIndex = failedIndex
+                    outcome = .failure(error)
+                } else {
+                    outcome = convert(result, query: query, file: file, line: line).mapError { error in
+                        var error = error
+                        error.statementIndex = index
+                        return error
+                    }
+                    if case .failure = outcome, failedIndex == nil { failedIndex = index }
+                }
+            }
+            outcomes.append(
+                outcome ?? .failure(PostgresError(code: .unexpectedResult, message: "no result", query: query.sql)))
+        }
+        guard let sync = try nextResult(connection, query: first, file: file, line: line),
+            PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        else {
+            throw PostgresError(code: .unexpectedResult, message: "pipeline ended without its sync", file: file, line: line)
+        }
+        PQclear(sync)
+        return outcomes
+    }
+
+    /// Like ``pipeline(_:file:line:)`` but throws the first failure.
+    public func pipelineResults(
+        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
+    ) throws -> [PostgresResult] {
+        try pipeline(queries, file: file, line: line).map { try $0.get() }
+    }
+
+    // MARK: - Notifications
+
+    /// Waits up to `timeout` for NOTIFY messages on this connection's LISTENed channels.
+    ///
+    /// It waits on the socket (no sleeping) and returns early with whatever arrived;
+    /// an empty array means the timeout passed. A broken connection throws `.connectionLost`.
+    public func waitForNotifications(timeout: Duration) throws -> [PostgresNotification] {
+        let probe = PostgresQuery(unsafeSQL: "-- wait for notifications")
+        let connection = try requireOpen(probe, file: #fileID, line: #line)
+        if pendingNotifications.isEmpty {
+            let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            if try waitForSocket(connection, writable: false, timeoutMilliseconds: milliseconds, query: probe) {
+                guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, probe, #fileID, #line) }
+                collectNotifications(connection)
+            }
+        }
+        defer { pendingNotifications.removeAll() }
+        return pendingNotifications
+    }
+
+    // MARK: - libpq drive loop
+
+    private func requireOpen(_ query: PostgresQuery, file: String, line: Int) throws(PostgresError) -> OpaquePointer {
+        guard let handle else {
+            throw PostgresError(code: .closed, message: "the connection is closed", query: query.sql, file: file, line: line)
+        }
+        guard PQstatus(handle) == CONNECTION_OK else { throw connectionError(handle, query, file, line) }
+        return handle
+    }
+
+    private func send(_ query: PostgresQuery, on connection: OpaquePointer, file: String, line: Int) throws(PostgresError) {
+        let values = query.binds.map { $0.map { strdup($0) } ?? nil }
+        defer { values.forEach { free($0) } }
+        let pointers = values.map { UnsafePointer($0) }
+        let sent = PQsendQueryParams(connection, query.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        guard sent == 1 else { throw connectionError(connection, query, file, line) }
+    }
+
+    private func flush(_ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int) throws(PostgresError) {
+        while true {
+            let status = PQflush(connection)
+            if status == 0 { return }
+            guard status > 0 else { throw connectionError(connection, query, file, line) }
+            // The server may be blocked writing to us: read while we wait to write.
+            if try waitForSocket(connection, writable: true, timeoutMilliseconds: nil, query: query) {
+                guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, query, file, line) }
+                collectNotifications(connection)
+            }
+        }
+    }
+
+    /// The next `PGresult` (caller clears it), or nil at the end of the current statement.
+    private func nextResult(
+        _ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int
+    ) throws(PostgresError) -> OpaquePointer? {
+        while PQisBusy(connection) == 1 {
+            _ = try waitForSocket(connection, writable: false, timeoutMilliseconds: nil, query: query)
+            guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, query, file, line) }
+            collectNotifications(connection)
+        }
+        return PQgetResult(connection)
+    }
+
+    /// Polls the socket in short slices so cancellation is noticed; returns true when readable.
+    ///
+    /// With `timeoutMilliseconds == nil` it waits until the socket is ready, cancelling the
+    /// running query on the server if the calling task is cancelled meanwhile.
+    private func waitForSocket(
+        _ connection: OpaquePointer, writable: Bool, timeoutMilliseconds: Int32?, query: PostgresQuery
+    ) throws(PostgresError) -> Bool {
+        var remaining = timeoutMilliseconds
+        var cancelSent = false
+        while true {
+            let socket = PQsocket(connection)
+            guard socket >= 0 else { throw connectionError(connection, query, #fileID, #line) }
+            let events = Int16(POLLIN) | (writable ? Int16(POLLOUT) : 0)
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let slice = min(remaining ?? 100, 100)
+            let ready = poll(&descriptor, 1, slice)
+            if ready > 0 {
+                return descriptor.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
+            }
+            if ready < 0 && errno != EINTR {
+                throw PostgresError(code: .connectionLost, message: "poll failed: errno \(errno)", query: query.sql)
+            }
+            if let left = remaining {
+                if left <= slice { return false }
+                remaining = left - slice
+            }
+            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled, let cancelHandle {
+                cancelSent = true
+                var buffer = [CChar](repeating: 0, count: 256)
+                _ = PQcancel(cancelHandle, &buffer, Int32(buffer.count))
+            }
+            if timeoutMilliseconds != nil, Task.isCancelled { return false }
+        }
+    }
+
+    private func collectNotifications(_ connection: OpaquePointer) {
+        while let notify = PQnotifies(connection) {
+            pendingNotifications.append(
+                PostgresNotification(
+                    channel: String(cString: notify.pointee.relname),
+                    payload: String(cString: notify.pointee.extra),
+                    backendPID: notify.pointee.be_pid))
+            PQfreemem(notify)
+        }
+    }
+
+    private func convert(
+        _ result: OpaquePointer, query: PostgresQuery, file: String, line: Int
+    ) -> Result<PostgresResult, PostgresError> {
+        switch PQresultStatus(result) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_SINGLE_TUPLE, PGRES_EMPTY_QUERY:
+            return .success(Self.copy(result))
+        default:
+            return .failure(Self.serverError(result, query: query, file: file, line: line))
+        }
+    }
+
+    private static func copy(_ result: OpaquePointer) -> PostgresResult {
+        let columnCount = PQnfields(result)
+        let rowCount = PQntuples(result)
+        var columns: [PostgresColumn] = []
+        columns.reserveCapacity(Int(columnCount))
+        for column in 0..<columnCount {
+            columns.append(
+                PostgresColumn(name: String(cString: PQfname(result, column)), dataType: PostgresDataType(oid: PQftype(result, column))))
+        }
+        var rows: [[String?]] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            var values: [String?] = []
+            values.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+            }
+            rows.append(values)
+        }
+        let affected = String(cString: PQcmdTuples(result))
+        return PostgresResult(columns: columns, values: rows, affectedRows: Int(affected))
+    }
+
+    private static func serverError(_ result: OpaquePointer, query: PostgresQuery, file: String, line: Int) -> PostgresError {
+        func field(_ code: Int32) -> String? {
+            PQresultErrorField(result, code).map { String(cString: $0) }
+        }
+        let message = field(CLibPQ_DIAG_MESSAGE_PRIMARY) ?? firstLine(String(cString: PQresultErrorMessage(result)))
+        let sqlState = field(CLibPQ_DIAG_SQLSTATE).map(SQLState.init(rawValue:))
+        var error = PostgresError(
+            code: sqlState == nil ? .connectionLost : .server, message: message, sqlState: sqlState,
+            query: query.sql, binds: query.binds, file: file, line: line)
+        error.detail = field(CLibPQ_DIAG_MESSAGE_DETAIL)
+        error.hint = field(CLibPQ_DIAG_MESSAGE_HINT)
+        error.constraint = field(CLibPQ_DIAG_CONSTRAINT_NAME)
+        error.schema = field(CLibPQ_DIAG_SCHEMA_NAME)
+        error.table = field(CLibPQ_DIAG_TABLE_NAME)
+        error.column = field(CLibPQ_DIAG_COLUMN_NAME)
+        return error
+    }
+
+    private func connectionError(_ connection: OpaquePointer, _ query: PostgresQuery, _ file: String, _ line: Int) -> PostgresError {
+        PostgresError(
+            code: .connectionLost,
+            message: "connection to \(configuration.endpoint) lost: \(Self.firstLine(String(cString: PQerrorMessage(connection))))",
+            query: query.sql, file: file, line: line)
+    }
+
+    static func firstLine(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// A NOTIFY received on a LISTENed channel.
+public struct PostgresNotification: Sendable, Hashable {
+    /// The channel name.
+    public var channel: String
+    /// The payload text (may be empty).
+    public var payload: String
+    /// The process id of the notifying backend.
+    public var backendPID: Int32
+}
+
+/// Frees a `PGconn` and its cancel handle exactly once, when the last reference goes.
+///
+/// `@unchecked Sendable`: the pointers are only dereferenced by the owning
+/// ``PostgresConnection`` on its serial executor; this box merely lets the handle be
+/// released from whichever thread drops the last reference, when no one else uses it.
+final class LibPQHandle: @unchecked Sendable {
+    let connection: OpaquePointer
+    let cancel: OpaquePointer?
+
+    init(connection: OpaquePointer, cancel: OpaquePointer?) {
+        self.connection = connection
+        self.cancel = cancel
+    }
+
+    deinit {
+        if let cancel { PQfreeCancel(cancel) }
+        PQfinish(connection)
+    }
+}

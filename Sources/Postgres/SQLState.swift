@@ -1,0 +1,33 @@
+/// A five-character SQLSTATE code, matchable in `catch` clauses.
+///
+/// ```swift
+/// catch let error as PostgresError where error.sqlState == .uniqueViolation { … }
+/// ```
+public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The five characters, e.g. `23505`.
+    public var rawValue: String
+
+    /// Wraps a code as the server sent it.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The code itself.
+    public var description: String { rawValue }
+
+    /// The two-character class, e.g. `23` for integrity constraint violations.
+    public var errorClass: String { String(rawValue.prefix(2)) }
+
+    public static let uniqueViolation = SQLState(rawValue: "23505")
+    public static let foreignKeyViolation = SQLState(rawValue: "23503")
+    public static let notNullViolation = SQLState(rawValue: "23502")
+    public static let checkViolation = SQLState(rawValue: "23514")
+    public static let insufficientPrivilege = SQLState(rawValue: "42501")
+    public static let undefinedTable = SQLState(rawValue: "42P01")
+    public static let undefinedColumn = SQLState(rawValue: "42703")
+    public static let syntaxError = SQLState(rawValue: "42601")
+    public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
+    public static let queryCanceled = SQLState(rawValue: "57014")
+    public static let adminShutdown = SQLState(rawValue: "57P01")
+    public static let inFailedTransaction = SQLState(rawValue: "25P02")
+    public static let serializationFailure = SQLState(rawValue: "40001")
+    public static let raiseException = SQLState(rawValue: "P0001")
+}

@@ -1,0 +1,88 @@
+import CompassTestSupport
+import Foundation
+import Testing
+
+@testable import Postgres
+
+@Suite("Pool and LISTEN/NOTIFY against a real server")
+struct PostgresPoolAndListenerTests {
+    @Test func exhaustedPoolTimesOutWithAClearErrorThenRecovers() async throws {
+        try await TestDatabase.with { database in
+            let pool = PostgresPool(
+                configuration: database.configuration, maximumConnections: 1,
+                checkoutTimeout: .milliseconds(300), logger: TestDatabase.logger)
+            let (holding, release) = AsyncStream.makeStream(of: Void.self)
+            let (held, signalHeld) = AsyncStream.makeStream(of: Void.self)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await pool.withConnection { _ in
+                        signalHeld.yield()
+                        for await _ in holding { break }
+                    }
+                }
+                for await _ in held { break }
+                let error = await #expect(throws: PostgresError.self) {
+                    try await pool.withConnection { try await $0.query("SELECT 1") }
+                }
+                #expect(error?.code == .poolTimeout)
+                #expect(error?.description.contains("1 in use") == true)
+                release.yield()
+                try await group.waitForAll()
+            }
+            let value = try await pool.withConnection { try await $0.query("SELECT 42::int4")[0].decode(Int.self, at: 0) }
+            #expect(value == 42)
+            #expect(await pool.openConnections == 1)
+            await pool.close()
+        }
+    }
+
+    @Test func brokenConnectionsAreDiscardedNotReused() async throws {
+        try await TestDatabase.with { database in
+            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
+            let firstPID = try await pool.withConnection { connection in
+                try await connection.query("BEGIN")  // returned mid-transaction: not reusable
+                return await connection.backendPID
+            }
+            let secondPID = try await pool.withConnection { await $0.backendPID }
+            #expect(firstPID != secondPID)
+            await pool.close()
+        }
+    }
+
+    @Test func listenerDeliversNotificationsAndSurvivesTermination() async throws {
+        try await TestDatabase.with { database in
+            let applicationName = "listener-\(UUID().uuidString.prefix(8))"
+            var listenerConfiguration = database.configuration
+            listenerConfiguration.set("application_name", applicationName)
+            let channel = "compass \"test\" channel"
+            let listener = PostgresListener(
+                configuration: listenerConfiguration, channels: [channel], logger: TestDatabase.logger)
+            let notifier = try await database.connect()
+
+            var events = listener.makeAsyncIterator()
+            #expect(try await events.next() == .listening(gapPossible: false))
+
+            try await notifier.query("SELECT pg_notify(\(channel), \("first"))")
+            guard case .notification(let first) = try await events.next() else {
+                Issue.record("expected a notification")
+                return
+            }
+            #expect(first.channel == channel)
+            #expect(first.payload == "first")
+            #expect(first.backendPID == (await notifier.backendPID))
+
+            let terminated = try await notifier.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(applicationName)")
+            #expect(terminated.count == 1)
+            #expect(try await events.next() == .listening(gapPossible: true))
+
+            try await notifier.query("SELECT pg_notify(\(channel), \("after reconnect"))")
+            guard case .notification(let second) = try await events.next() else {
+                Issue.record("expected a notification after reconnecting")
+                return
+            }
+            #expect(second.payload == "after reconnect")
+            await notifier.close()
+        }
+    }
+}
