@@ -150,17 +150,40 @@ public actor PostgresConnection {
     public func pipeline(
         _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
     ) throws -> [Result<PostgresResult, PostgresError>] {
-        guard let first = queries.first else { return [] }
+        try pipeline(segments: [queries], file: file, line: line).first ?? []
+    }
+
+    /// Sends several segments, each ended by its own sync, in one round trip.
+    ///
+    /// Each segment is its own implicit transaction: a failure skips the rest of its
+    /// segment only, so independent reads can fail independently and still share
+    /// one round trip. Indexes in errors count from the start of the segment.
+    public func pipeline(
+        segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
+    ) throws -> [[Result<PostgresResult, PostgresError>]] {
+        guard let first = segments.lazy.flatMap({ $0 }).first else { return segments.map { _ in [] } }
         let connection = try requireOpen(first, file: file, line: line)
         guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }
         defer { PQexitPipelineMode(connection) }
         roundTrips += 1
-        for query in queries {
-            try send(query, on: connection, file: file, line: line)
+        for segment in segments {
+            for query in segment {
+                try send(query, on: connection, file: file, line: line)
+            }
+            guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
         }
-        guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
         try flush(connection, query: first, file: file, line: line)
+        var results: [[Result<PostgresResult, PostgresError>]] = []
+        for segment in segments {
+            results.append(try readSegment(segment, on: connection, file: file, line: line))
+        }
+        return results
+    }
 
+    /// Reads one segment's results and its closing sync.
+    private func readSegment(
+        _ queries: [PostgresQuery], on connection: OpaquePointer, file: String, line: Int
+    ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
         var outcomes: [Result<PostgresResult, PostgresError>] = []
         var failedIndex: Int?
         for (index, query) in queries.enumerated() {
@@ -188,7 +211,8 @@ public actor PostgresConnection {
             outcomes.append(
                 outcome ?? .failure(PostgresError(code: .unexpectedResult, message: "no result", query: query.sql)))
         }
-        guard let sync = try nextResult(connection, query: first, file: file, line: line),
+        let probe = queries.first ?? PostgresQuery(unsafeSQL: "-- sync")
+        guard let sync = try nextResult(connection, query: probe, file: file, line: line),
             PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         else {
             throw PostgresError(code: .unexpectedResult, message: "pipeline ended without its sync", file: file, line: line)

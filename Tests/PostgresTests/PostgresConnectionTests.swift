@@ -127,6 +127,34 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test func segmentsFailIndependentlyAndScopeLocalSettings() async throws {
+        try await TestDatabase.with { database in
+            let connection = try await database.connect()
+            let before = await connection.roundTrips
+            let claims = #"{"sub":"a1000000-0000-4000-8000-000000000003","role":"authenticated"}"#
+            let segments = try await connection.pipeline(segments: [
+                [
+                    "SELECT set_config('request.jwt.claims', \(claims), true)",
+                    "SELECT current_setting('request.jwt.claims', true)",
+                ],
+                ["SELECT 1 / 0", "SELECT 2::int4"],
+                ["SELECT coalesce(current_setting('request.jwt.claims', true), '')"],
+            ])
+            #expect(await connection.roundTrips == before + 1)
+            // A local setting lasts for its segment (one implicit transaction) only.
+            #expect(try segments[0][1].get()[0].decode(String.self, at: 0) == claims)
+            #expect(try segments[2][0].get()[0].decode(String.self, at: 0) == "")
+            guard case .failure(let failed) = segments[1][0], case .failure(let aborted) = segments[1][1] else {
+                Issue.record("the middle segment should fail")
+                return
+            }
+            #expect(failed.statementIndex == 0)
+            #expect(aborted.failedStatementIndex == 0)
+            #expect(await connection.isReusable)
+            await connection.close()
+        }
+    }
+
     @Test func transactionRollsBackOnThrowAndSavepointsNest() async throws {
         try await TestDatabase.with { database in
             let connection = try await database.connect()

@@ -1,1 +1,0 @@
-print("compass: not built yet")
