@@ -1,0 +1,98 @@
+import ArgumentParser
+import CompassData
+import Foundation
+import Postgres
+
+/// The `compass` admin CLI: migrations, demo and scale data, and the apps' data under a user's RLS scope.
+///
+/// ```sh
+/// compass feed --user a1000000-0000-4000-8000-000000000003 --json
+/// ```
+/// Exit codes: 0 success, 1 database or runtime error, 2 bad input; failures print one line on stderr.
+@main
+struct CompassCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compass",
+        abstract: "Admin CLI for the Compass backend.",
+        subcommands: [
+            MigrateCommand.self,
+            SeedCommand.self,
+            TokenCommand.self,
+            ListenCommand.self,
+        ]
+    )
+
+    /// Parses, runs, and maps every failure to exit code 1 or 2 with a one-line message.
+    static func main() async {
+        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()))
+        Foundation.exit(code)
+    }
+
+    /// Runs one command line and returns the process exit code (no `exit` call, so tests can use it).
+    static func run(arguments: [String]) async -> Int32 {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            return report(parsingFailure: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var command = command
+                try command.run()
+            }
+            return 0
+        } catch {
+            return report(runFailure: error)
+        }
+    }
+
+    /// Help and version requests print and succeed; argument errors are bad input (2).
+    private static func report(parsingFailure error: any Error) -> Int32 {
+        switch exitCode(for: error) {
+        case .success:
+            print(fullMessage(for: error))
+            return 0
+        case .validationFailure:
+            printError(oneLine(message(for: error)))
+            return 2
+        case let code:
+            printError(oneLine(message(for: error)))
+            return code.rawValue
+        }
+    }
+
+    /// Our failures carry their code; database and other errors are runtime failures (1).
+    private static func report(runFailure error: any Error) -> Int32 {
+        switch error {
+        case let failure as CLIFailure:
+            printError(failure.message)
+            return failure.exitCode
+        case let code as ExitCode:
+            return code.rawValue
+        case is PostgresError, is MigrationError:
+            printError(CLIFailure.describe(error))
+            return 1
+        default:
+            if exitCode(for: error) == .failure {
+                printError(CLIFailure.describe(error))
+                return 1
+            }
+            return report(parsingFailure: error)
+        }
+    }
+
+    private static func oneLine(_ message: String) -> String {
+        var line = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+        if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        return line
+    }
+}
+
+/// Writes `error: <message>` on stderr.
+func printError(_ message: String) {
+    let text = message.hasPrefix("error:") ? message : "error: \(message)"
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
