@@ -1,0 +1,131 @@
+import CompassDomain
+import Foundation
+import Postgres
+
+/// The Activity Feed (seed 000): three queries in one round trip, then one hydration query.
+///
+/// ```swift
+/// let feed = try await FeedRepository(scope: .user(sofia, on: connection)).load()
+/// feed.events.first?.title   // "Email with Stanford University"
+/// ```
+/// Each source query is its own pipeline segment (its own implicit transaction and
+/// sync), so a failing source skips only itself: the feed comes back with the other
+/// sources' events and a warning naming the failed one.
+public struct FeedRepository: Sendable {
+    /// The user scope the queries run in.
+    public let scope: DatabaseScope
+
+    /// A repository reading as `scope`'s user.
+    public init(scope: DatabaseScope) {
+        self.scope = scope
+    }
+
+    /// `SELECT id, school_id, type, content, subject, occurred_at, created_at FROM interactions WHERE logged_by = $1 ORDER BY created_at DESC LIMIT 50`
+    static func interactionsQuery(userId: UUID) -> PostgresQuery {
+        "SELECT id, school_id, type, content, subject, occurred_at, created_at FROM interactions WHERE logged_by = \(userId) ORDER BY created_at DESC LIMIT 50"
+    }
+
+    /// `SELECT id, school_id, new_status, notes, changed_at FROM school_status_history WHERE changed_by = $1 ORDER BY changed_at DESC LIMIT 50`
+    static func statusChangesQuery(userId: UUID) -> PostgresQuery {
+        "SELECT id, school_id, new_status, notes, changed_at FROM school_status_history WHERE changed_by = \(userId) ORDER BY changed_at DESC LIMIT 50"
+    }
+
+    /// `SELECT id, title, type, created_at FROM documents WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50`
+    static func documentsQuery(userId: UUID) -> PostgresQuery {
+        "SELECT id, title, type, created_at FROM documents WHERE user_id = \(userId) ORDER BY created_at DESC LIMIT 50"
+    }
+
+    /// `SELECT id, name FROM schools WHERE id = ANY($1)`
+    static func schoolNamesQuery(ids: [UUID]) -> PostgresQuery {
+        "SELECT id, name FROM schools WHERE id = ANY(\(ids))"
+    }
+
+    /// The three source queries for `userId`, in `ActivityFeedSource.allCases` order.
+    static func sourceQueries(userId: UUID) -> [PostgresQuery] {
+        [interactionsQuery(userId: userId), statusChangesQuery(userId: userId), documentsQuery(userId: userId)]
+    }
+
+    /// Loads the scope user's whole feed (up to 50 rows per source), merged newest first.
+    ///
+    /// Round trip 1 sends the three queries as three pipeline segments; round trip 2
+    /// looks up the distinct non-null school ids (skipped when there are none). When
+    /// every source fails, the first failure is thrown.
+    public func load(now: Date = Date()) async throws -> ActivityFeedSnapshot {
+        let userId = try scope.requireUser(for: "the activity feed")
+        let results = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] })
+        var failures: [ActivityFeedSource: PostgresError] = [:]
+        func rows<Row>(_ source: ActivityFeedSource, _ index: Int, _ decode: (PostgresRow) throws -> Row) throws -> [Row] {
+            switch results[index][0] {
+            case .success(let result): return try result.map(decode)
+            case .failure(let error):
+                failures[source] = error
+                return []
+            }
+        }
+        let interactions = try rows(.interactions, 0, Self.interactionRow)
+        let statusChanges = try rows(.statusChanges, 1, Self.statusChangeRow)
+        let documents = try rows(.documents, 2, Self.documentRow)
+        if failures.count == ActivityFeedSource.allCases.count, let first = failures[.interactions] {
+            throw first
+        }
+        let ids = ActivityFeed.schoolIdsToHydrate(interactions: interactions, statusChanges: statusChanges)
+        let names = try await schoolNames(ids)
+        let events = ActivityFeed.merge(
+            interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: names, now: now)
+        return ActivityFeedSnapshot(events: events, failures: failures)
+    }
+
+    /// Looks up school names in one query; no query at all for no ids.
+    public func schoolNames(_ ids: [UUID]) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        let result = try await scope.query(Self.schoolNamesQuery(ids: ids))
+        var names: [UUID: String] = [:]
+        for row in result {
+            let (id, name) = try row.decode((UUID, String).self)
+            names[id] = name
+        }
+        return names
+    }
+
+    static func interactionRow(_ row: PostgresRow) throws -> FeedInteractionRow {
+        let (id, schoolId, type, content, subject, occurredAt, createdAt) =
+            try row.decode((UUID, UUID?, String, String?, String?, Date?, Date).self)
+        return FeedInteractionRow(
+            id: id, schoolId: schoolId, type: type, content: content, subject: subject,
+            occurredAt: occurredAt, createdAt: createdAt)
+    }
+
+    static func statusChangeRow(_ row: PostgresRow) throws -> FeedStatusChangeRow {
+        let (id, schoolId, newStatus, notes, changedAt) = try row.decode((UUID, UUID?, String, String?, Date).self)
+        return FeedStatusChangeRow(id: id, schoolId: schoolId, newStatus: newStatus, notes: notes, changedAt: changedAt)
+    }
+
+    static func documentRow(_ row: PostgresRow) throws -> FeedDocumentRow {
+        let (id, title, type, createdAt) = try row.decode((UUID, String, String?, Date).self)
+        return FeedDocumentRow(id: id, title: title, type: type, createdAt: createdAt)
+    }
+}
+
+/// The merged feed plus the sources that failed to load.
+public struct ActivityFeedSnapshot: Sendable {
+    /// Every loaded event, newest first.
+    public var events: [ActivityEvent]
+    /// The error of each source that failed (empty when all loaded).
+    public var failures: [ActivityFeedSource: PostgresError]
+
+    /// Creates a snapshot.
+    public init(events: [ActivityEvent], failures: [ActivityFeedSource: PostgresError] = [:]) {
+        self.events = events
+        self.failures = failures
+    }
+
+    /// The failed sources, in feed order.
+    public var failedSources: [ActivityFeedSource] {
+        ActivityFeedSource.allCases.filter { failures[$0] != nil }
+    }
+
+    /// One banner text per failed source.
+    public var warnings: [String] {
+        failedSources.map(\.warning)
+    }
+}
