@@ -1,0 +1,219 @@
+import Foundation
+
+/// How a column's values compare, from its Postgres type.
+public enum RealtimeValueKind: Sendable, Hashable {
+    case integer
+    case decimal
+    case float
+    case boolean
+    case uuid
+    /// `timestamptz` (`withTimeZone`) or `timestamp`.
+    case timestamp(withTimeZone: Bool)
+    case date
+    case text
+    /// A type filters cannot compare (arrays, json, …); the name says which.
+    case unsupported(String)
+
+    /// Classifies a column from `pg_type.typname` and `typcategory`.
+    public init(typeName: String, category: String) {
+        switch typeName {
+        case "int2", "int4", "int8", "oid": self = .integer
+        case "numeric": self = .decimal
+        case "float4", "float8": self = .float
+        case "bool": self = .boolean
+        case "uuid": self = .uuid
+        case "timestamptz": self = .timestamp(withTimeZone: true)
+        case "timestamp": self = .timestamp(withTimeZone: false)
+        case "date": self = .date
+        case "text", "varchar", "bpchar", "name", "citext", "char": self = .text
+        default: self = (category == "S" || category == "E") ? .text : .unsupported(typeName)
+        }
+    }
+}
+
+/// A typed value a filter compares: the filter's operand or a row's column value.
+///
+/// Values of one column always share a case; comparing different cases never matches.
+public enum RealtimeFilterValue: Sendable, Hashable {
+    case integer(Int64)
+    case decimal(Decimal)
+    case float(Double)
+    case boolean(Bool)
+    /// Text, compared byte by byte like Postgres's `C` collation; uuids are stored canonical.
+    case text(String)
+    /// Microseconds since 1970-01-01 00:00 (UTC for `timestamptz`).
+    case timestamp(Int64)
+    /// Days since 1970-01-01.
+    case date(Int64)
+
+    /// Parses filter text the way a cast to the column's type would; nil when it would fail.
+    public init?(text: String, kind: RealtimeValueKind) {
+        let trimmed = text.trimmingWhitespace
+        switch kind {
+        case .integer:
+            guard let value = Int64(trimmed) else { return nil }
+            self = .integer(value)
+        case .decimal:
+            guard trimmed.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true,
+                let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+            else { return nil }
+            self = .decimal(value)
+        case .float:
+            switch trimmed.lowercased() {
+            case "nan": self = .float(.nan)
+            case "infinity", "inf", "+infinity": self = .float(.infinity)
+            case "-infinity", "-inf": self = .float(-.infinity)
+            default:
+                guard let value = Double(trimmed) else { return nil }
+                self = .float(value)
+            }
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "t", "true", "y", "yes", "on", "1": self = .boolean(true)
+            case "f", "false", "n", "no", "off", "0": self = .boolean(false)
+            default: return nil
+            }
+        case .uuid:
+            guard let canonical = Self.canonicalUUID(trimmed) else { return nil }
+            self = .text(canonical)
+        case .timestamp(let withTimeZone):
+            guard let micros = RealtimeTimestamp.microseconds(parsing: trimmed, honouringOffset: withTimeZone) else { return nil }
+            self = .timestamp(micros)
+        case .date:
+            guard let days = RealtimeTimestamp.days(parsingDate: trimmed) else { return nil }
+            self = .date(days)
+        case .text:
+            self = .text(text)
+        case .unsupported:
+            return nil
+        }
+    }
+
+    /// Reads a row's JSON value (as `to_jsonb` wrote it); nil for NULL or a value of another shape.
+    public init?(json: RealtimeJSON, kind: RealtimeValueKind) {
+        switch (json, kind) {
+        case (.null, _): return nil
+        case (.number(let text), .integer), (.number(let text), .decimal), (.number(let text), .float):
+            self.init(text: text, kind: kind)
+        case (.string(let text), .float):
+            self.init(text: text, kind: kind)  // NaN and Infinity arrive as strings
+        case (.bool(let value), .boolean):
+            self = .boolean(value)
+        case (.string(let text), .text):
+            self = .text(text)
+        case (.string(let text), .uuid), (.string(let text), .timestamp), (.string(let text), .date):
+            self.init(text: text, kind: kind)
+        default:
+            return nil
+        }
+    }
+
+    /// Orders two values of the same case; nil when they cannot be compared.
+    public func compare(to other: RealtimeFilterValue) -> ComparisonResult? {
+        func order<T: Comparable>(_ lhs: T, _ rhs: T) -> ComparisonResult {
+            lhs < rhs ? .orderedAscending : (lhs == rhs ? .orderedSame : .orderedDescending)
+        }
+        switch (self, other) {
+        case (.integer(let lhs), .integer(let rhs)): return order(lhs, rhs)
+        case (.decimal(let lhs), .decimal(let rhs)): return order(lhs, rhs)
+        case (.float(let lhs), .float(let rhs)):
+            // Postgres sorts NaN above every other value and equal to itself.
+            switch (lhs.isNaN, rhs.isNaN) {
+            case (true, true): return .orderedSame
+            case (true, false): return .orderedDescending
+            case (false, true): return .orderedAscending
+            case (false, false): return order(lhs, rhs)
+            }
+        case (.boolean(let lhs), .boolean(let rhs)): return order(lhs ? 1 : 0, rhs ? 1 : 0)
+        case (.text(let lhs), .text(let rhs)):
+            if lhs.utf8.elementsEqual(rhs.utf8) { return .orderedSame }
+            return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? .orderedAscending : .orderedDescending
+        case (.timestamp(let lhs), .timestamp(let rhs)): return order(lhs, rhs)
+        case (.date(let lhs), .date(let rhs)): return order(lhs, rhs)
+        default: return nil
+        }
+    }
+
+    /// The lower-case hyphenated form of a uuid written any way Postgres accepts.
+    static func canonicalUUID(_ text: String) -> String? {
+        var hex: [Character] = []
+        var body = Substring(text)
+        if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
+        for character in body {
+            if character == "-" { continue }
+            guard character.isHexDigit else { return nil }
+            hex.append(Character(character.lowercased()))
+        }
+        guard hex.count == 32 else { return nil }
+        var result = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { result.append("-") }
+            result.append(character)
+        }
+        return result
+    }
+}
+
+/// A filter bound to its column's type, ready to test row values.
+public struct CompiledRealtimeFilter: Sendable, Hashable {
+    /// The column it reads.
+    public let column: String
+    /// The comparison.
+    public let `operator`: RealtimeFilter.Operator
+    /// The typed operand(s).
+    public let operands: [RealtimeFilterValue]
+    /// How the column compares.
+    public let kind: RealtimeValueKind
+
+    /// Binds `filter` to a column of `kind`; throws when a value would not cast to it.
+    public init(_ filter: RealtimeFilter, kind: RealtimeValueKind) throws(RealtimeFilterError) {
+        if case .unsupported(let typeName) = kind {
+            throw RealtimeFilterError("filters on column \"\(filter.column)\" of type \(typeName) are not supported")
+        }
+        var operands: [RealtimeFilterValue] = []
+        for value in filter.values {
+            guard let operand = RealtimeFilterValue(text: value, kind: kind) else {
+                throw RealtimeFilterError("filter value '\(value)' is not valid for column \"\(filter.column)\"")
+            }
+            operands.append(operand)
+        }
+        self.column = filter.column
+        self.operator = filter.operator
+        self.operands = operands
+        self.kind = kind
+    }
+
+    /// True when a row whose column holds `json` passes; NULL and absent columns never pass.
+    public func matches(_ json: RealtimeJSON?) -> Bool {
+        guard let json, let value = RealtimeFilterValue(json: json, kind: kind) else { return false }
+        return matches(value)
+    }
+
+    /// True when a typed value passes.
+    public func matches(_ value: RealtimeFilterValue) -> Bool {
+        switch `operator` {
+        case .in:
+            return operands.contains { value.compare(to: $0) == .orderedSame }
+        case .eq, .neq, .lt, .lte, .gt, .gte:
+            guard let operand = operands.first, let order = value.compare(to: operand) else { return false }
+            switch `operator` {
+            case .eq: return order == .orderedSame
+            case .neq: return order != .orderedSame
+            case .lt: return order == .orderedAscending
+            case .lte: return order != .orderedDescending
+            case .gt: return order == .orderedDescending
+            case .gte: return order != .orderedAscending
+            case .in: return false
+            }
+        }
+    }
+
+    /// For `eq` on a column whose equal values hash equally: the value to index subscribers by.
+    public var equalityKey: RealtimeFilterValue? {
+        guard `operator` == .eq, let operand = operands.first else { return nil }
+        switch operand {
+        case .integer, .boolean, .text, .timestamp, .date: return operand
+        case .decimal, .float: return nil
+        }
+    }
+}

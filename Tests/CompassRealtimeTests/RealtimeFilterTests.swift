@@ -1,0 +1,109 @@
+import Testing
+
+@testable import CompassRealtime
+
+@Suite("Filters: parsing and typed comparison (no database)")
+struct RealtimeFilterTests {
+    @Test func parsesEachOperator() throws {
+        for op in RealtimeFilter.Operator.allCases where op != .in {
+            let filter = try #require(try RealtimeFilter(parsing: "age=\(op.rawValue).65"))
+            #expect(filter.column == "age")
+            #expect(filter.operator == op)
+            #expect(filter.values == ["65"])
+        }
+        let list = try #require(try RealtimeFilter(parsing: "status=in.( open , pending,\"a,b\")"))
+        #expect(list.operator == .in)
+        #expect(list.values == ["open", "pending", "a,b"])
+    }
+
+    @Test func blankMeansNoFilter() throws {
+        #expect(try RealtimeFilter(parsing: "") == nil)
+        #expect(try RealtimeFilter(parsing: "   ") == nil)
+    }
+
+    @Test func valuesMayContainDotsAndEquals() throws {
+        let filter = try #require(try RealtimeFilter(parsing: "email=eq.a.b=c@example.com"))
+        #expect(filter.values == ["a.b=c@example.com"])
+        let quoted = try #require(try RealtimeFilter(parsing: #"name=eq."say \"hi\"""#))
+        #expect(quoted.values == [#"say "hi""#])
+    }
+
+    @Test func refusesWhatItDoesNotSupport() {
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "name=like.*x*") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "status=not.in.(draft)") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "a=eq.1,b=eq.2") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "noequals") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "=eq.1") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "a=bogus.1") }
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "a=in.1,2") }
+        let tooMany = "(" + (1...101).map(String.init).joined(separator: ",") + ")"
+        #expect(throws: RealtimeFilterError.self) { try RealtimeFilter(parsing: "a=in.\(tooMany)") }
+    }
+
+    @Test func uuidComparisonIgnoresCase() throws {
+        let filter = try compiled("user_id=eq.A1000000-0000-4000-8000-000000000001", .uuid)
+        #expect(filter.matches(.string("a1000000-0000-4000-8000-000000000001")))
+        #expect(!filter.matches(.string("a1000000-0000-4000-8000-000000000002")))
+        #expect(!filter.matches(.null))
+        #expect(!filter.matches(nil))
+        #expect(filter.equalityKey == .text("a1000000-0000-4000-8000-000000000001"))
+        #expect(throws: RealtimeFilterError.self) { try compiled("user_id=eq.not-a-uuid", .uuid) }
+    }
+
+    @Test func numbersCompareNumerically() throws {
+        #expect(try compiled("age=lt.65", .integer).matches(.number("9")))
+        #expect(!(try compiled("age=lt.65", .integer).matches(.number("100"))))
+        #expect(try compiled("age=lte.65", .integer).matches(.number("65")))
+        #expect(try compiled("age=gt.65", .integer).matches(.number("100")))
+        #expect(try compiled("age=gte.65", .integer).matches(.number("65")))
+        #expect(try compiled("age=neq.65", .integer).matches(.number("64")))
+        #expect(!(try compiled("age=neq.65", .integer).matches(.null)))
+        #expect(try compiled("price=gt.9.5", .decimal).matches(.number("10.25")))
+        #expect(try compiled("price=eq.10", .decimal).matches(.number("10.000")))
+        #expect(try compiled("score=lt.1e3", .float).matches(.number("999.5")))
+        #expect(throws: RealtimeFilterError.self) { try compiled("age=eq.1.5", .integer) }
+    }
+
+    @Test func inListsMatchAnyItem() throws {
+        let filter = try compiled("type=in.(email,dm)", .text)
+        #expect(filter.matches(.string("dm")))
+        #expect(!filter.matches(.string("camp")))
+        let ids = try compiled("id=in.(1, 2, 3)", .integer)
+        #expect(ids.matches(.number("2")))
+        #expect(!ids.matches(.number("4")))
+    }
+
+    @Test func timestampsCompareAcrossOffsets() throws {
+        let filter = try compiled("created_at=gt.2025-05-04T09:00:00Z", .timestamp(withTimeZone: true))
+        #expect(filter.matches(.string("2025-05-04T11:30:00.5+02:00")))
+        #expect(!filter.matches(.string("2025-05-04T10:30:00+02:00")))
+        #expect(try compiled("d=gte.2025-05-04", .date).matches(.string("2025-05-04")))
+        #expect(try compiled("d=lt.2025-05-04", .date).matches(.string("2024-12-31")))
+    }
+
+    @Test func booleansAndText() throws {
+        #expect(try compiled("is_read=eq.true", .boolean).matches(.bool(true)))
+        #expect(try compiled("is_read=eq.f", .boolean).matches(.bool(false)))
+        #expect(try compiled("name=lt.b", .text).matches(.string("a")))
+        #expect(!(try compiled("name=eq.É", .text).matches(.string("E\u{301}"))))
+        #expect(throws: RealtimeFilterError.self) { try compiled("tags=eq.x", .unsupported("_text")) }
+    }
+
+    @Test func columnKindsFromCatalogNames() {
+        #expect(RealtimeValueKind(typeName: "int8", category: "N") == .integer)
+        #expect(RealtimeValueKind(typeName: "interaction_type", category: "E") == .text)
+        #expect(RealtimeValueKind(typeName: "_text", category: "A") == .unsupported("_text"))
+    }
+
+    @Test func commitTimestampsFormatInUTCMilliseconds() {
+        let micros = RealtimeTimestamp.microseconds(parsing: "2025-05-04T09:12:33.47912+00:00", honouringOffset: true)
+        #expect(micros.map { RealtimeTimestamp.isoMillisecondsUTC(microseconds: $0) } == "2025-05-04T09:12:33.479Z")
+        #expect(RealtimeTimestamp.isoMillisecondsUTC(microseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(RealtimeTimestamp.microseconds(parsing: "2024-02-30", honouringOffset: true) == nil)
+    }
+
+    private func compiled(_ text: String, _ kind: RealtimeValueKind) throws -> CompiledRealtimeFilter {
+        let filter = try #require(try RealtimeFilter(parsing: text))
+        return try CompiledRealtimeFilter(filter, kind: kind)
+    }
+}
