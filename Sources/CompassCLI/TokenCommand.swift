@@ -1,10 +1,48 @@
 import ArgumentParser
+import CompassRealtime
+import Foundation
 
-/// Placeholder until `compass token` lands (another engineer owns this file).
+/// `compass token`: mints an HS256 JWT with `COMPASS_JWT_SECRET`, for the realtime worker and clients.
+///
+/// ```sh
+/// compass token --user a1000000-0000-4000-8000-000000000003 --ttl 600
+/// ```
+/// Prints only the token. `--role anon` and `--role service_role` need no user.
 struct TokenCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "token", abstract: "Mint a JWT for the worker (not built yet).")
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Mint a JWT (HS256, COMPASS_JWT_SECRET) for the realtime worker.")
+
+    @Option(help: "The user id (the token's sub); required for role authenticated.")
+    var user: String?
+
+    @Option(help: "Lifetime in seconds.")
+    var ttl: Int = 3600
+
+    @Option(help: "anon, authenticated or service_role.")
+    var role: String = RealtimeRole.authenticated.rawValue
+
+    func validate() throws {
+        guard let parsedRole = RealtimeRole(rawValue: role) else {
+            throw ValidationError("invalid --role '\(role)': use anon, authenticated or service_role")
+        }
+        if let user, UUID(uuidString: user) == nil {
+            throw ValidationError("invalid --user '\(user)': not a UUID")
+        }
+        if parsedRole == .authenticated && user == nil {
+            throw ValidationError("--user is required for role authenticated")
+        }
+        guard ttl > 0 else { throw ValidationError("invalid --ttl '\(ttl)': must be a positive number of seconds") }
+    }
 
     func run() async throws {
-        throw CLIFailure.runtime("compass token is not built yet")
+        guard let secret = ProcessInfo.processInfo.environment["COMPASS_JWT_SECRET"], !secret.isEmpty else {
+            throw CLIFailure.badInput("COMPASS_JWT_SECRET is not set: the token must be signed with the worker's secret")
+        }
+        let issuer = await RealtimeTokenIssuer(secret: secret)
+        let subject = user.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
+        let token = try await issuer.token(
+            role: RealtimeRole(rawValue: role) ?? .authenticated, subject: subject, lifetime: TimeInterval(ttl))
+        print(token)
     }
 }
