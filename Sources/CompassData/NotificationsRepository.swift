@@ -144,4 +144,10 @@ public struct NotificationChange: Sendable, Hashable, Codable {
     public var changed: Int
     /// The unread count after the change.
     public var unreadCount: Int
+
+    /// Creates an outcome.
+    public init(changed: Int, unreadCount: Int) {
+        self.changed = changed
+        self.unreadCount = unreadCount
+    }
 }

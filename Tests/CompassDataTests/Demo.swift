@@ -1,0 +1,76 @@
+import CompassData
+import CompassTestSupport
+import Foundation
+import Postgres
+
+/// The demo fixture's ids (sql/fixtures/demo.sql).
+enum Demo {
+    static let maria = UUID(uuidString: "a1000000-0000-4000-8000-000000000001")!
+    static let daniel = UUID(uuidString: "a1000000-0000-4000-8000-000000000002")!
+    static let sofia = UUID(uuidString: "a1000000-0000-4000-8000-000000000003")!
+    static let grace = UUID(uuidString: "a1000000-0000-4000-8000-000000000004")!
+    static let marcus = UUID(uuidString: "a1000000-0000-4000-8000-000000000005")!
+    static let lily = UUID(uuidString: "a1000000-0000-4000-8000-000000000006")!
+    static let jordan = UUID(uuidString: "a1000000-0000-4000-8000-000000000007")!
+    static let riveraFamily = UUID(uuidString: "f1000000-0000-4000-8000-000000000001")!
+    static let chenFamily = UUID(uuidString: "f1000000-0000-4000-8000-000000000002")!
+    static let stanford = UUID(uuidString: "5c000000-0000-4000-8000-000000000001")!
+    static let ucla = UUID(uuidString: "5c000000-0000-4000-8000-000000000002")!
+    static let unc = UUID(uuidString: "5c000000-0000-4000-8000-000000000003")!
+    static let sofiaPreseasonPost = UUID(uuidString: "b0000000-0000-4000-8000-000000000001")!
+
+    /// Runs `body` on a fresh demo database with one superuser connection (for fixtures).
+    static func withDatabase<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await TestDatabase.with(demoData: true) { database in
+            let connection = try await database.connect()
+            do {
+                let value = try await body(connection)
+                await connection.close()
+                return value
+            } catch {
+                await connection.close()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a fresh empty (migrated) database.
+    static func withEmptyDatabase<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await TestDatabase.with(demoData: false) { database in
+            let connection = try await database.connect()
+            do {
+                let value = try await body(connection)
+                await connection.close()
+                return value
+            } catch {
+                await connection.close()
+                throw error
+            }
+        }
+    }
+
+    /// Creates a user with a profile, as the superuser.
+    @discardableResult
+    static func createUser(
+        _ id: UUID = UUID(), username: String? = nil, role: String? = "athlete", on connection: PostgresConnection
+    ) async throws -> UUID {
+        let name = username ?? "user_\(id.uuidString.prefix(8).lowercased())"
+        try await connection.query("INSERT INTO auth.users (id) VALUES (\(id))")
+        try await connection.query(
+            "INSERT INTO profiles (user_id, username, full_name, role) VALUES (\(id), \(name), \(name), \(role))")
+        return id
+    }
+
+    /// Creates a family with members (role per user), as the superuser.
+    @discardableResult
+    static func createFamily(
+        _ members: [(UUID, String)], id: UUID = UUID(), on connection: PostgresConnection
+    ) async throws -> UUID {
+        try await connection.query("INSERT INTO family_units (id, name) VALUES (\(id), 'Test family')")
+        for (user, role) in members {
+            try await connection.query(
+                "INSERT INTO family_members (family_unit_id, user_id, role) VALUES (\(id), \(user), \(role))")
+        }
+        return id
+    }
+}
