@@ -17,6 +17,11 @@ struct CompassCommand: AsyncParsableCommand {
         subcommands: [
             MigrateCommand.self,
             SeedCommand.self,
+            FeedCommand.self,
+            TimelineCommand.self,
+            InteractionsCommand.self,
+            NotificationsCommand.self,
+            FamilyActivityCommand.self,
             TokenCommand.self,
             ListenCommand.self,
         ]

@@ -42,7 +42,7 @@ struct TextTable {
         }
         func render(_ row: [String]) -> String {
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[index] - cell.count))
             }.joined(separator: "  ")
         }
         var lines = [render(cells[0]), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]

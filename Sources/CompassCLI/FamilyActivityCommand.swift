@@ -1,0 +1,69 @@
+import ArgumentParser
+import CompassData
+import CompassDomain
+import Foundation
+
+/// `compass family-activity --user U [--limit N] [--cursor C]`: a page of the co-parent activity log (seed 003).
+struct FamilyActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "family-activity",
+        abstract: "A page of the family's parent activity log (last 30 days, newest first) with nextCursor."
+    )
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Option(help: "A parent's user id; runs under their RLS scope.")
+    var user: UUID
+
+    @Option(help: "The family (default: the user's family as a parent).")
+    var family: UUID?
+
+    @Option(help: "Activities per page, 1 to 100.")
+    var limit: Int = ParentActivityPage.defaultLimit
+
+    @Option(help: "The nextCursor of the previous page.")
+    var cursor: String?
+
+    func validate() throws {
+        guard (1...100).contains(limit) else { throw ValidationError("--limit must be between 1 and 100, got \(limit)") }
+        if let cursor {
+            do {
+                _ = try ParentActivityCursor(encoded: cursor)
+            } catch {
+                throw ValidationError("--cursor '\(cursor)' was not issued by this server: \(error.description)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let after = try cursor.map { try ParentActivityCursor(encoded: $0) }
+        let (result, names) = try await options.withUserScope(user) { scope, _ in
+            let result = try await FamilyActivityRepository(scope: scope).page(familyId: family, limit: limit, after: after)
+            let parents = Array(Set(result.page.activities.map(\.triggeringUserId)))
+            var names: [UUID: String] = [:]
+            if !parents.isEmpty {
+                for row in try await scope.query(
+                    "SELECT user_id, coalesce(full_name, username) FROM profiles WHERE user_id = ANY(\(parents))")
+                {
+                    names[try row.decode(UUID.self, at: 0)] = try row.decode(String.self, at: 1)
+                }
+            }
+            return (result, names)
+        }
+        if options.json { return try Output.json(result.page) }
+        let now = Date()
+        Output.table(
+            ["when", "activity", "changes", "device"],
+            result.page.activities.map { activity in
+                [RelativeTime.feed(activity.createdAt, now: now),
+                 activity.summary(parentName: names[activity.triggeringUserId] ?? "A parent"),
+                 activity.changes.changes.map(\.description).joined(separator: "; "),
+                 activity.deviceId ?? ""]
+            }, maxWidth: 60)
+        if let next = result.page.nextCursor {
+            Output.line("next page: --cursor \(next.encoded)")
+        } else {
+            Output.line("(last page)")
+        }
+    }
+}
