@@ -41,10 +41,27 @@ public struct TestDatabase: Sendable {
         }
     }
 
+    /// Creates an empty database (no migrations), runs `body`, drops it.
+    public static func withEmpty<T>(_ body: (TestDatabase) async throws -> T) async throws -> T {
+        let database = try await create(template: "template0")
+        do {
+            let value = try await body(database)
+            try await database.drop()
+            return value
+        } catch {
+            try? await database.drop()
+            throw error
+        }
+    }
+
     /// Creates a migrated database; the caller drops it.
     public static func create(demoData: Bool = false) async throws -> TestDatabase {
         let server = try await TestCluster.shared.serverConfiguration()
-        let template = try await Templates.shared.name(demoData: demoData, server: server)
+        return try await create(template: Templates.shared.name(demoData: demoData, server: server))
+    }
+
+    private static func create(template: String) async throws -> TestDatabase {
+        let server = try await TestCluster.shared.serverConfiguration()
         let name = "compass_test_\(UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: ""))"
         let admin = try await PostgresConnection.connect(to: server, logger: logger)
         let created = await Result(catching: { try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name) TEMPLATE \(template)")) })
