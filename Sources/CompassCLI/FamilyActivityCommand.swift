@@ -18,7 +18,7 @@ struct FamilyActivityCommand: AsyncParsableCommand {
     @Option(help: "The family (default: the user's family as a parent).")
     var family: UUID?
 
-    @Option(help: "Activities per page, 1 to 100.")
+    @Option(parsing: .unconditional, help: "Activities per page, 1 to 100.")
     var limit: Int = ParentActivityPage.defaultLimit
 
     @Option(help: "The nextCursor of the previous page.")
@@ -30,7 +30,7 @@ struct FamilyActivityCommand: AsyncParsableCommand {
             do {
                 _ = try ParentActivityCursor(encoded: cursor)
             } catch {
-                throw ValidationError("--cursor '\(cursor)' was not issued by this server: \(error.description)")
+                throw ValidationError("invalid --cursor '\(cursor)': \(error.description)")
             }
         }
     }

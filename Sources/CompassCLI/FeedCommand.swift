@@ -24,7 +24,7 @@ struct FeedCommand: AsyncParsableCommand {
     @Option(help: "Case-insensitive search in titles and descriptions.")
     var search: String = ""
 
-    @Option(help: "Page number, from 1 (20 events per page).")
+    @Option(parsing: .unconditional, help: "Page number, from 1 (20 events per page).")
     var page: Int = 1
 
     @Flag(help: "Only the dashboard widget: the 10 most recent events.")
