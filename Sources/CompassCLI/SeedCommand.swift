@@ -5,6 +5,6 @@ struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
         abstract: "Load the demo data or generate a large data set.",
-        subcommands: [SeedDemoCommand.self]
+        subcommands: [SeedDemoCommand.self, SeedScaleCommand.self]
     )
 }

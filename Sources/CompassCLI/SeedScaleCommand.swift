@@ -1,0 +1,100 @@
+import ArgumentParser
+import CompassData
+import Foundation
+
+/// `compass seed scale --users N [--seed S]`: a large generated data set, with a progress bar on stderr.
+struct SeedScaleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scale",
+        abstract: "Generate a large realistic data set (10,000 users: about 1.5 million rows).",
+        discussion: """
+            Runs as the connecting (super)user with triggers skipped (session_replication_role = replica): \
+            notifications are written directly and no realtime change rows are recorded. \
+            Pass --triggers to run every trigger instead (slower).
+            """
+    )
+
+    @OptionGroup var options: DatabaseOptions
+
+    @Option(parsing: .unconditional, help: "How many users to create (at least 4).")
+    var users: Int
+
+    @Option(parsing: .unconditional, help: "Seed, 0 to 65535: the same seed always gives the same data.")
+    var seed: Int = 1
+
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Users per transaction.")
+    var batchSize: Int = 200
+
+    @Flag(help: "Run the tables' triggers (realtime change rows, notifications) instead of skipping them.")
+    var triggers = false
+
+    func validate() throws {
+        guard users >= 4 else { throw ValidationError("--users must be at least 4, got \(users)") }
+        guard users <= 2_000_000 else { throw ValidationError("--users must be at most 2000000, got \(users)") }
+        guard (0...0xFFFF).contains(seed) else { throw ValidationError("--seed must be between 0 and 65535, got \(seed)") }
+        guard batchSize >= 4 else { throw ValidationError("--batch-size must be at least 4, got \(batchSize)") }
+    }
+
+    func run() async throws {
+        let dataSet = ScaleDataSet(users: users, seed: seed, batchSize: batchSize, triggers: triggers)
+        let bar = ProgressBar(enabled: true)
+        let (report, counts) = try await options.withConnection(quietNotices: true) { connection in
+            let report = try await dataSet.generate(on: connection) { bar.show($0) }
+            return (report, try await TableCounts.read(on: connection))
+        }
+        bar.finish()
+        let seconds = Double(report.duration.components.seconds) + Double(report.duration.components.attoseconds) / 1e18
+        if options.json {
+            return try Output.json(ScaleOutput(
+                users: users, seed: seed, triggers: triggers, insertedRows: report.rows, seconds: seconds, tables: counts))
+        }
+        Output.table(["table", "rows"], counts.sorted { $0.key < $1.key }.map { [$0.key, String($0.value)] })
+        let rate = seconds > 0 ? Int(Double(report.rows) / seconds) : report.rows
+        Output.line(
+            "Inserted \(report.rows) rows for \(users) users in \(String(format: "%.1f", seconds)) s (\(rate) rows/s)"
+                + (triggers ? "" : "; triggers skipped, so no realtime change rows were recorded"))
+    }
+}
+
+/// The `--json` report of a scale run.
+struct ScaleOutput: Encodable {
+    var users: Int
+    var seed: Int
+    var triggers: Bool
+    var insertedRows: Int
+    var seconds: Double
+    var tables: [String: Int]
+}
+
+/// A one-line progress bar on stderr (redrawn in place on a terminal, one line per 10% otherwise).
+final class ProgressBar: @unchecked Sendable {
+    // @unchecked: used from one task at a time (the seeding loop), never concurrently.
+    private let enabled: Bool
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private var lastDecile = -1
+    private let start = Date()
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ progress: ScaleDataSet.Progress) {
+        guard enabled, progress.totalBatches > 0 else { return }
+        let fraction = Double(progress.completedBatches) / Double(progress.totalBatches)
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let elapsed = Date().timeIntervalSince(start)
+        let line = "[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] "
+            + "\(Int(fraction * 100))% \(progress.phase): \(progress.rows) rows, \(String(format: "%.1f", elapsed)) s"
+        if isTerminal {
+            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        } else {
+            let decile = Int(fraction * 10)
+            guard decile != lastDecile else { return }
+            lastDecile = decile
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    func finish() {
+        if enabled && isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}
