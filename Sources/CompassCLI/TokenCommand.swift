@@ -39,7 +39,12 @@ struct TokenCommand: AsyncParsableCommand {
         guard let secret = ProcessInfo.processInfo.environment["COMPASS_JWT_SECRET"], !secret.isEmpty else {
             throw CLIFailure.badInput("COMPASS_JWT_SECRET is not set: the token must be signed with the worker's secret")
         }
-        let issuer = await RealtimeTokenIssuer(secret: secret)
+        let issuer: RealtimeTokenIssuer
+        do {
+            issuer = try await RealtimeTokenIssuer(secret: secret)
+        } catch {
+            throw CLIFailure.badInput(error.description)
+        }
         let subject = user.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
         let token = try await issuer.token(
             role: RealtimeRole(rawValue: role) ?? .authenticated, subject: subject, lifetime: TimeInterval(ttl))

@@ -13,7 +13,8 @@ public struct RealtimeTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
 
     /// Prepares the key; the secret is used as its UTF-8 bytes, like Supabase's JWT secret.
-    public init(secret: String) async {
+    public init(secret: String) async throws(RealtimeSecretError) {
+        try RealtimeSecretError.check(secret)
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.keys = keys
@@ -71,7 +72,8 @@ public struct RealtimeTokenIssuer: Sendable {
     private let keys: JWTKeyCollection
 
     /// Prepares the signing key.
-    public init(secret: String) async {
+    public init(secret: String) async throws(RealtimeSecretError) {
+        try RealtimeSecretError.check(secret)
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
         self.keys = keys
@@ -96,5 +98,22 @@ public struct RealtimeTokenIssuer: Sendable {
         var sub: String?
 
         func verify(using algorithm: some JWTAlgorithm) async throws {}
+    }
+}
+
+/// The JWT secret is too short for HS256 (fewer than 32 bytes, the hash's size).
+public struct RealtimeSecretError: Error, Sendable, CustomStringConvertible {
+    /// The secret's length in bytes.
+    public var length: Int
+
+    /// The shortest secret accepted, in UTF-8 bytes.
+    public static let minimumLength = 32
+
+    static func check(_ secret: String) throws(RealtimeSecretError) {
+        guard secret.utf8.count >= minimumLength else { throw RealtimeSecretError(length: secret.utf8.count) }
+    }
+
+    public var description: String {
+        "COMPASS_JWT_SECRET is \(length) bytes long; HS256 needs at least \(Self.minimumLength)"
     }
 }

@@ -116,7 +116,7 @@ public enum RealtimeJSON: Sendable, Hashable {
     }
 }
 
-extension RealtimeJSON: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+extension RealtimeJSON: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }

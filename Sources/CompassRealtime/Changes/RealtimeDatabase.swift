@@ -1,0 +1,63 @@
+import Logging
+import Postgres
+
+/// The worker's database access: a small pool, the service-role scope, and retries.
+///
+/// The worker logs in as `authenticator` (or a superuser in development) and switches
+/// roles per transaction with `set_config('role', …, true)`, the way PostgREST does.
+public struct RealtimeDatabase: Sendable {
+    /// The pool all worker queries (polls, catalog, authorisation, pruning) go through.
+    public let pool: PostgresPool
+    let logger: Logger
+
+    /// Makes the pool; connections open on first use.
+    public init(configuration: PostgresConfiguration, maximumConnections: Int = 4, logger: Logger) {
+        self.pool = PostgresPool(
+            configuration: configuration, maximumConnections: maximumConnections, checkoutTimeout: .seconds(30),
+            logger: logger)
+        self.logger = logger
+    }
+
+    /// The statement that opens a service-role transaction (BYPASSRLS; may read `realtime.*`).
+    static let serviceRoleScope: PostgresQuery =
+        "SELECT set_config('role', 'service_role', true), set_config('request.jwt.claims', '{\"role\":\"service_role\"}', true)"
+
+    /// Runs `queries` as the service role in one implicit transaction, one round trip.
+    public func asServiceRole(_ queries: [PostgresQuery]) async throws -> [PostgresResult] {
+        try await pool.withConnection { connection in
+            let results = try await connection.pipeline(segments: [[Self.serviceRoleScope] + queries])[0]
+            return try results.dropFirst().map { try $0.get() }
+        }
+    }
+
+    /// Runs `operation` until it succeeds, waiting with backoff while the database is unreachable.
+    ///
+    /// Only connection-level failures are retried; server errors (a bad query) are rethrown.
+    /// Cancellation ends the wait with `CancellationError`.
+    public func retryingWhileUnavailable<T: Sendable>(
+        _ what: String, _ operation: () async throws -> T
+    ) async throws -> T {
+        var delay = Duration.milliseconds(50)
+        while true {
+            do {
+                return try await operation()
+            } catch let error as PostgresError where Self.isTransient(error) {
+                try Task.checkCancellation()
+                logger.warning("database unavailable, retrying", metadata: ["realtime.work": "\(what)", "pg.error": "\(error)"])
+                try await Task.sleep(for: delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// True for failures of the link rather than of the statement.
+    static func isTransient(_ error: PostgresError) -> Bool {
+        switch error.code {
+        case .connectionLost, .connectionFailed, .closed, .poolTimeout: return true
+        default:
+            guard let state = error.sqlState?.rawValue else { return false }
+            // 08 connection exception, 57 operator intervention (terminated backend), 53 resources.
+            return state.hasPrefix("08") || state.hasPrefix("57") || state.hasPrefix("53")
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Logging
+import Postgres
+
+/// Reads `realtime.changes` with a snapshot cursor, woken by NOTIFY.
+///
+/// ```swift
+/// let source = SnapshotChangeSource(database: database, listenerConfiguration: config, logger: logger)
+/// try await source.run(into: dispatcher)
+/// ```
+/// One LISTEN connection (``PostgresListener``) only wakes the poller; the rows are the
+/// data. The poller runs on every notification (bursts coalesce into one poll), right
+/// after every (re)connect of the listener, and on a slow timer, so a lost notification
+/// delays a change by at most `fallbackInterval`. See ``ChangeCursor`` for why each
+/// change is delivered exactly once, including transactions that commit out of order.
+public struct SnapshotChangeSource: RealtimeChangeSource {
+    /// The NOTIFY channel the change trigger wakes.
+    public static let channel = "compass_realtime"
+
+    let database: RealtimeDatabase
+    let listenerConfiguration: PostgresConfiguration
+    /// Poll at least this often even without notifications.
+    public var fallbackInterval: Duration = .seconds(1)
+    /// Rows read per statement; a larger backlog is read in several pages.
+    public var pageSize = 2000
+    let logger: Logger
+
+    /// Makes a source; nothing connects until ``run(into:)``.
+    public init(database: RealtimeDatabase, listenerConfiguration: PostgresConfiguration, logger: Logger) {
+        self.database = database
+        self.listenerConfiguration = listenerConfiguration
+        self.logger = logger
+    }
+
+    public func run(into sink: some RealtimeChangeSink) async throws {
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // The starting point comes first, so nothing committed after startup can be missed.
+        let start = try await database.retryingWhileUnavailable("take the starting snapshot") {
+            try await startingCursor()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let listener = PostgresListener(configuration: listenerConfiguration, channels: [Self.channel], logger: logger)
+                for try await event in listener {
+                    switch event {
+                    case .listening(let gapPossible):
+                        await sink.sourceConnected(reconnected: gapPossible)
+                        wake.yield()
+                    case .notification:
+                        wake.yield()
+                    }
+                }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: fallbackInterval)
+                    wake.yield()
+                }
+            }
+            group.addTask {
+                var cursor = start
+                for await _ in wakeups {
+                    try await database.retryingWhileUnavailable("poll realtime.changes") {
+                        try await drain(&cursor, into: sink)
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// The current snapshot: changes visible in it are history.
+    func startingCursor() async throws -> ChangeCursor {
+        let result = try await database.asServiceRole(["SELECT pg_current_snapshot()::text"])[0]
+        return ChangeCursor(snapshot: try result[0].decode(String.self, at: 0))
+    }
+
+    /// Reads and delivers every change committed since the cursor's snapshot, page by page.
+    ///
+    /// The cursor only moves after a page is delivered, so a failure mid-way resumes
+    /// exactly after the last delivered change.
+    func drain(_ cursor: inout ChangeCursor, into sink: some RealtimeChangeSink) async throws {
+        repeat {
+            let (roundSnapshot, changes) = try await readPage(after: cursor)
+            if !changes.isEmpty { await sink.deliver(changes) }
+            cursor.advance(roundSnapshot: roundSnapshot, lastID: changes.last?.id, pageWasFull: changes.count >= pageSize)
+        } while cursor.isMidRound
+    }
+
+    private func readPage(after cursor: ChangeCursor) async throws -> (snapshot: String, changes: [RealtimeChange]) {
+        if let round = cursor.pendingRound {
+            let query: PostgresQuery = """
+                SELECT \(unescaped: Self.columns)
+                  FROM realtime.changes AS c
+                 WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
+                   AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
+                   AND pg_visible_in_snapshot(c.xid, \(round.snapshot)::pg_snapshot)
+                   AND c.id > \(round.lastID)
+                 ORDER BY c.id
+                 LIMIT \(pageSize)
+                """
+            let result = try await database.asServiceRole([query])[0]
+            return (round.snapshot, try result.map { try Self.change(from: $0, offset: 0) })
+        }
+        // One statement takes the new snapshot and reads with it: pg_current_snapshot() is
+        // the statement's own snapshot, so "visible now" and "read now" are the same set.
+        let query: PostgresQuery = """
+            SELECT pg_current_snapshot()::text, page.*
+              FROM (SELECT 1) AS one
+              LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.columns)
+                      FROM realtime.changes AS c
+                     WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
+                       AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
+                     ORDER BY c.id
+                     LIMIT \(pageSize)
+                   ) AS page ON true
+            """
+        let result = try await database.asServiceRole([query])[0]
+        let snapshot = try result[0].decode(String.self, at: 0)
+        var changes: [RealtimeChange] = []
+        changes.reserveCapacity(result.count)
+        for row in result where row.rawValues[1] != nil {
+            changes.append(try Self.change(from: row, offset: 1))
+        }
+        return (snapshot, changes)
+    }
+
+    private static let columns = """
+        c.id, c.schema_name, c.table_name, c.type, c.record::text, c.old_record::text,
+        (extract(epoch FROM c.created_at) * 1000000)::int8
+        """
+
+    private static func change(from row: PostgresRow, offset: Int) throws -> RealtimeChange {
+        let typeName = try row.decode(String.self, at: offset + 3)
+        guard let type = RealtimeChangeType(rawValue: typeName) else {
+            throw PostgresDecodingFailure("unknown change type")
+        }
+        return RealtimeChange(
+            id: try row.decode(Int64.self, at: offset),
+            schema: try row.decode(String.self, at: offset + 1),
+            table: try row.decode(String.self, at: offset + 2),
+            type: type,
+            recordJSON: try row.decode(String?.self, at: offset + 4),
+            oldRecordJSON: try row.decode(String?.self, at: offset + 5),
+            recordedAtMicroseconds: try row.decode(Int64.self, at: offset + 6))
+    }
+}

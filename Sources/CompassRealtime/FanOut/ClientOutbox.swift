@@ -1,0 +1,144 @@
+import Synchronization
+
+/// One WebSocket client's bounded queue of outgoing frames.
+///
+/// Producers (the change fan-out, the connection's own replies) never wait: `enqueue`
+/// either appends or, when `capacity` frames are already waiting, drops the backlog and
+/// marks the client for closing (a slow consumer). The connection's writer task takes
+/// frames out in batches and learns from ``next()`` when to close and why.
+public final class ClientOutbox: Sendable {
+    /// The connection's number, unique in this process.
+    public let clientID: Int
+    /// The connection's frame encoding.
+    public let version: RealtimeProtocolVersion
+    /// The most frames that may wait; one more closes the client.
+    public let capacity: Int
+    private let state: Mutex<State>
+
+    /// A frame waiting to be written, with the change's time for the latency metric.
+    public struct Frame: Sendable {
+        /// The encoded text frame.
+        public var text: String
+        /// When the change it carries was recorded (microseconds since 1970), for change events.
+        public var recordedAtMicroseconds: Int64?
+
+        public init(text: String, recordedAtMicroseconds: Int64? = nil) {
+            self.text = text
+            self.recordedAtMicroseconds = recordedAtMicroseconds
+        }
+    }
+
+    /// Why the server ends a connection.
+    public enum CloseReason: Sendable, Hashable {
+        /// The client did not read fast enough and its queue filled up.
+        case slowConsumer
+        /// The server is shutting down or restarting.
+        case shutdown
+        /// Nothing arrived from the client for too long.
+        case idle
+    }
+
+    /// What the writer should do next.
+    public enum Work: Sendable {
+        /// Write these, in order.
+        case frames([Frame])
+        /// Write nothing more of the backlog; end the connection.
+        case close(CloseReason)
+    }
+
+    private struct State {
+        var frames: [Frame] = []
+        var closing: CloseReason?
+        var closeTaken = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    /// Makes an empty outbox.
+    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int) {
+        self.clientID = clientID
+        self.version = version
+        self.capacity = max(1, capacity)
+        self.state = Mutex(State())
+    }
+
+    /// Queues a frame; false when the client is closing (now or already) and the frame was dropped.
+    @discardableResult
+    public func enqueue(_ frame: Frame) -> Bool {
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.closing == nil else { return (false, nil) }
+            if state.frames.count >= capacity {
+                state.frames.removeAll()
+                state.closing = .slowConsumer
+            } else {
+                state.frames.append(frame)
+            }
+            defer { state.waiter = nil }
+            return (state.closing == nil, state.waiter)
+        }
+        waiter?.resume()
+        return accepted
+    }
+
+    /// Queues an encoded message.
+    @discardableResult
+    public func enqueue(_ message: RealtimeMessage) -> Bool {
+        enqueue(Frame(text: RealtimeCodec.encode(message, version: version)))
+    }
+
+    /// Asks the writer to end the connection; frames already queued are still written first.
+    public func close(_ reason: CloseReason) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.closing == nil { state.closing = reason }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// True once a close was requested or the queue overflowed.
+    public var isClosing: Bool {
+        state.withLock { $0.closing != nil }
+    }
+
+    /// Frames waiting now (for metrics and tests).
+    public var queuedCount: Int {
+        state.withLock { $0.frames.count }
+    }
+
+    /// Waits for work; nil when the waiting task is cancelled.
+    public func next() async -> Work? {
+        while true {
+            let work = state.withLock { state -> Work? in
+                if !state.frames.isEmpty {
+                    defer { state.frames.removeAll(keepingCapacity: true) }
+                    return .frames(state.frames)
+                }
+                if let reason = state.closing, !state.closeTaken {
+                    state.closeTaken = true
+                    return .close(reason)
+                }
+                return nil
+            }
+            if let work { return work }
+            if Task.isCancelled { return nil }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    // Checked under the lock the cancellation handler also takes, so a
+                    // cancellation either is seen here or finds the waiter installed.
+                    let resumeNow = state.withLock { state -> Bool in
+                        let ready = !state.frames.isEmpty || (state.closing != nil && !state.closeTaken) || Task.isCancelled
+                        if !ready { state.waiter = continuation }
+                        return ready
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
+    }
+}

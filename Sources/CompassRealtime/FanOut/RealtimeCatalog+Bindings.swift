@@ -1,0 +1,74 @@
+extension RealtimeCatalog {
+    /// Resolves a requested binding to the tables it watches, with its filter typed per table.
+    ///
+    /// Fails with a readable message (sent as a `system` error) for unknown or disabled
+    /// tables, tables without a primary key, unknown columns, unsupported operators and
+    /// values that would not cast to the column's type. A binding for every table of a
+    /// schema (`table` absent or `*`) covers the tables enabled when the channel joins.
+    public func resolve(_ binding: PostgresChangesBinding) async -> Result<[TableBinding], BindingProblem> {
+        if let problem = binding.shapeError { return .failure(BindingProblem(problem)) }
+        var filter: RealtimeFilter?
+        if let text = binding.filterText {
+            do throws(RealtimeFilterError) {
+                filter = try RealtimeFilter(parsing: text)
+            } catch {
+                return .failure(BindingProblem(error.message))
+            }
+        }
+        let names: [RealtimeTableName]
+        do {
+            if let table = binding.table {
+                names = [RealtimeTableName(schema: binding.schema, table: table)]
+            } else {
+                names = try await enabledTables(in: binding.schema)
+                if names.isEmpty {
+                    return .failure(BindingProblem("no table of schema \(binding.schema) is enabled for realtime"))
+                }
+            }
+        } catch {
+            return .failure(BindingProblem("could not read the realtime tables: the database is unavailable"))
+        }
+        var bound: [TableBinding] = []
+        for name in names {
+            let table: RealtimeTableMetadata
+            do {
+                guard let found = try await metadata(for: name) else {
+                    return .failure(BindingProblem("table \(name) does not exist"))
+                }
+                table = found
+            } catch {
+                return .failure(BindingProblem("could not read table \(name): the database is unavailable"))
+            }
+            guard table.isEnabled else {
+                return .failure(BindingProblem("table \(name) is not enabled for realtime (SELECT realtime.enable('\(name)'))"))
+            }
+            guard !table.primaryKey.isEmpty else {
+                return .failure(BindingProblem("table \(name) has no primary key, so its rows cannot be authorized"))
+            }
+            var compiled: CompiledRealtimeFilter?
+            if let filter {
+                guard let column = table.column(named: filter.column) else {
+                    if binding.table == nil { continue }  // a schema-wide filter applies where the column exists
+                    return .failure(BindingProblem("column \"\(filter.column)\" does not exist in table \(name)"))
+                }
+                do throws(RealtimeFilterError) {
+                    compiled = try CompiledRealtimeFilter(filter, kind: column.kind)
+                } catch {
+                    return .failure(BindingProblem(error.message))
+                }
+            }
+            bound.append(TableBinding(id: binding.id, changeType: binding.changeType, table: name, filter: compiled))
+        }
+        if bound.isEmpty, let filter {
+            return .failure(BindingProblem("no enabled table of schema \(binding.schema) has column \"\(filter.column)\""))
+        }
+        return .success(bound)
+    }
+}
+
+/// Why a binding cannot be served; the message goes to the client.
+public struct BindingProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

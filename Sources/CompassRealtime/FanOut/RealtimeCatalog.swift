@@ -1,0 +1,108 @@
+import Foundation
+import Postgres
+
+/// Table metadata from the Postgres catalog, cached.
+///
+/// Identifiers come back already quoted by the server (`quote_ident`), so SQL built from
+/// them never splices raw names. An entry is reloaded when a row shows a column the
+/// cache does not know (`ALTER TABLE … ADD COLUMN`), and the list of enabled tables
+/// is re-read after a few seconds.
+public actor RealtimeCatalog {
+    private let database: RealtimeDatabase
+    private var tables: [RealtimeTableName: RealtimeTableMetadata] = [:]
+    private var enabled: (names: [RealtimeTableName], readAt: ContinuousClock.Instant)?
+    /// How long the list of enabled tables is trusted.
+    public var enabledTablesLifetime: Duration = .seconds(5)
+
+    /// Makes an empty cache.
+    public init(database: RealtimeDatabase) {
+        self.database = database
+    }
+
+    /// The table's metadata; nil when no such table exists.
+    public func metadata(for name: RealtimeTableName) async throws -> RealtimeTableMetadata? {
+        if let cached = tables[name] { return cached }
+        let loaded = try await load(name)
+        tables[name] = loaded
+        return loaded
+    }
+
+    /// Forgets a table so the next lookup reads the catalog again.
+    public func invalidate(_ name: RealtimeTableName) {
+        tables[name] = nil
+    }
+
+    /// The realtime-enabled tables of `schema`.
+    public func enabledTables(in schema: String) async throws -> [RealtimeTableName] {
+        if let enabled, ContinuousClock.now - enabled.readAt < enabledTablesLifetime {
+            return enabled.names.filter { $0.schema == schema }
+        }
+        let result = try await database.asServiceRole([
+            """
+            SELECT n.nspname::text, c.relname::text
+              FROM realtime.enabled_tables AS e
+              JOIN pg_catalog.pg_class AS c ON c.oid = e.relid
+              JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+             ORDER BY 1, 2
+            """
+        ])[0]
+        let names = try result.map { RealtimeTableName(schema: try $0.decode(String.self, at: 0), table: try $0.decode(String.self, at: 1)) }
+        enabled = (names, .now)
+        return names.filter { $0.schema == schema }
+    }
+
+    private func load(_ name: RealtimeTableName) async throws -> RealtimeTableMetadata? {
+        let query: PostgresQuery = """
+            SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname),
+                   c.relrowsecurity,
+                   c.relreplident::text,
+                   EXISTS (SELECT 1 FROM realtime.enabled_tables AS e WHERE e.relid = c.oid),
+                   a.attname::text,
+                   quote_ident(a.attname),
+                   t.typname::text,
+                   t.typcategory::text,
+                   format_type(a.atttypid, a.atttypmod),
+                   COALESCE(a.attnum = ANY (pk.indkey::int2[]), false),
+                   COALESCE(a.attnum = ANY (ri.indkey::int2[]), false),
+                   has_column_privilege('anon', c.oid, a.attnum, 'SELECT'),
+                   has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT'),
+                   has_column_privilege('service_role', c.oid, a.attnum, 'SELECT')
+              FROM pg_catalog.pg_class AS c
+              JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+              JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+              JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid
+              LEFT JOIN pg_catalog.pg_index AS pk ON pk.indrelid = c.oid AND pk.indisprimary
+              LEFT JOIN pg_catalog.pg_index AS ri ON ri.indrelid = c.oid AND ri.indisreplident
+             WHERE n.nspname = \(name.schema) AND c.relname = \(name.table) AND c.relkind IN ('r', 'p')
+             ORDER BY a.attnum
+            """
+        let result = try await database.asServiceRole([query])[0]
+        guard let first = result.first else { return nil }
+        var columns: [RealtimeColumn] = []
+        for row in result {
+            var roles: Set<RealtimeRole> = []
+            for (offset, role) in [RealtimeRole.anon, .authenticated, .serviceRole].enumerated()
+            where try row.decode(Bool.self, at: 11 + offset) {
+                roles.insert(role)
+            }
+            let typeName = try row.decode(String.self, at: 6)
+            columns.append(
+                RealtimeColumn(
+                    name: try row.decode(String.self, at: 4),
+                    quotedName: try row.decode(String.self, at: 5),
+                    typeName: typeName,
+                    sqlType: try row.decode(String.self, at: 8),
+                    kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7)),
+                    isPrimaryKey: try row.decode(Bool.self, at: 9),
+                    isReplicaIdentityIndex: try row.decode(Bool.self, at: 10),
+                    selectableBy: roles))
+        }
+        return RealtimeTableMetadata(
+            name: name,
+            quotedName: try first.decode(String.self, at: 0),
+            columns: columns,
+            hasRowSecurity: try first.decode(Bool.self, at: 1),
+            isEnabled: try first.decode(Bool.self, at: 3),
+            replicaIdentity: try first.decode(String.self, at: 2))
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Synchronization
+
+/// One binding of a joined channel, resolved to a table and a typed filter.
+public struct TableBinding: Sendable, Hashable {
+    /// The binding's id (listed in `ids`).
+    public var id: Int
+    /// The change type, nil for all.
+    public var changeType: RealtimeChangeType?
+    /// The table it watches.
+    public var table: RealtimeTableName
+    /// The filter bound to the column's type, if any.
+    public var filter: CompiledRealtimeFilter?
+
+    public init(id: Int, changeType: RealtimeChangeType?, table: RealtimeTableName, filter: CompiledRealtimeFilter?) {
+        self.id = id
+        self.changeType = changeType
+        self.table = table
+        self.filter = filter
+    }
+}
+
+/// A joined channel: who joined it, with which token, for which bindings.
+public struct ChannelRecord: Sendable {
+    /// `realtime:<name>`.
+    public var topic: String
+    /// The `ref` of the `phx_join`.
+    public var joinRef: String?
+    /// The token's claims; replaced by `access_token`.
+    public var claims: RealtimeClaims
+    /// The valid bindings.
+    public var bindings: [TableBinding]
+    /// The connection's queue.
+    public var outbox: ClientOutbox
+}
+
+/// A channel that should receive a change, and the binding ids that matched.
+struct ChannelMatch: Sendable {
+    let channel: ChannelRecord
+    let ids: [Int]
+}
+
+/// Every connected client and joined channel, indexed for fast matching.
+///
+/// Thread-safe (one lock); the fan-out matches a whole batch of changes under it. For each
+/// table, channels whose binding has an `eq` filter on a hashable type are indexed by the
+/// filter's value, so a change is matched against the channels that want its value, not
+/// against every channel.
+public final class SubscriptionRegistry: Sendable {
+    private let state = Mutex(State())
+
+    private struct ChannelKey: Hashable {
+        var client: Int
+        var topic: String
+    }
+
+    private struct ClientRecord {
+        var outbox: ClientOutbox
+        var topics: Set<String> = []
+        var lastSeen: ContinuousClock.Instant
+    }
+
+    private struct TableIndex {
+        /// Channels with a binding on the table that the equality index cannot serve.
+        var scanned: [ChannelKey: Int] = [:]
+        /// column → value → channels (with a count of bindings, for removal).
+        var byValue: [String: [RealtimeFilterValue: [ChannelKey: Int]]] = [:]
+        var isEmpty: Bool { scanned.isEmpty && byValue.isEmpty }
+    }
+
+    private struct State {
+        var nextClientID = 1
+        var clients: [Int: ClientRecord] = [:]
+        var channels: [ChannelKey: ChannelRecord] = [:]
+        var tables: [RealtimeTableName: TableIndex] = [:]
+        var bindingCount = 0
+        var isShuttingDown = false
+
+        mutating func index(_ key: ChannelKey, _ bindings: [TableBinding], adding: Bool) {
+            let step = adding ? 1 : -1
+            bindingCount += adding ? bindings.count : -bindings.count
+            for binding in bindings {
+                var table = tables[binding.table] ?? TableIndex()
+                if let filter = binding.filter, let value = filter.equalityKey {
+                    var channels = table.byValue[filter.column, default: [:]][value, default: [:]]
+                    channels[key, default: 0] += step
+                    if channels[key] == 0 { channels[key] = nil }
+                    table.byValue[filter.column, default: [:]][value] = channels.isEmpty ? nil : channels
+                    if table.byValue[filter.column]?.isEmpty == true { table.byValue[filter.column] = nil }
+                } else {
+                    table.scanned[key, default: 0] += step
+                    if table.scanned[key] == 0 { table.scanned[key] = nil }
+                }
+                tables[binding.table] = table.isEmpty ? nil : table
+            }
+        }
+
+        mutating func removeChannel(_ key: ChannelKey) -> ChannelRecord? {
+            guard let record = channels.removeValue(forKey: key) else { return nil }
+            index(key, record.bindings, adding: false)
+            clients[key.client]?.topics.remove(key.topic)
+            return record
+        }
+    }
+
+    /// Makes an empty registry.
+    public init() {}
+
+    // MARK: - Clients
+
+    /// Registers a connection; nil when the server is shutting down.
+    public func addClient(version: RealtimeProtocolVersion, capacity: Int) -> ClientOutbox? {
+        state.withLock { state in
+            guard !state.isShuttingDown else { return nil }
+            let id = state.nextClientID
+            state.nextClientID += 1
+            let outbox = ClientOutbox(clientID: id, version: version, capacity: capacity)
+            state.clients[id] = ClientRecord(outbox: outbox, lastSeen: .now)
+            return outbox
+        }
+    }
+
+    /// Removes a connection and its channels; returns the channels it had.
+    @discardableResult
+    public func removeClient(_ clientID: Int) -> [ChannelRecord] {
+        state.withLock { state in
+            guard let client = state.clients.removeValue(forKey: clientID) else { return [] }
+            return client.topics.compactMap { state.removeChannel(ChannelKey(client: clientID, topic: $0)) }
+        }
+    }
+
+    /// Notes that the client sent something (for the idle timeout).
+    public func touch(_ clientID: Int) {
+        state.withLock { $0.clients[clientID]?.lastSeen = .now }
+    }
+
+    /// Clients silent since before `deadline`.
+    public func clients(silentSince deadline: ContinuousClock.Instant) -> [ClientOutbox] {
+        state.withLock { state in state.clients.values.filter { $0.lastSeen < deadline }.map(\.outbox) }
+    }
+
+    /// Stops accepting clients and returns every current one.
+    public func beginShutdown() -> [ClientOutbox] {
+        state.withLock { state in
+            state.isShuttingDown = true
+            return state.clients.values.map(\.outbox)
+        }
+    }
+
+    // MARK: - Channels
+
+    /// Joins (or re-joins) a channel and queues `frames` on the client under the same lock,
+    /// so no change for the new subscription can overtake its join reply. Returns the
+    /// channel it replaced, if any.
+    @discardableResult
+    public func join(_ record: ChannelRecord, queueing frames: [RealtimeMessage]) -> ChannelRecord? {
+        state.withLock { state in
+            let key = ChannelKey(client: record.outbox.clientID, topic: record.topic)
+            let previous = state.removeChannel(key)
+            guard state.clients[key.client] != nil else { return previous }
+            state.channels[key] = record
+            state.clients[key.client]?.topics.insert(record.topic)
+            state.index(key, record.bindings, adding: true)
+            for frame in frames { record.outbox.enqueue(frame) }
+            return previous
+        }
+    }
+
+    /// Leaves a channel; returns it.
+    public func leave(clientID: Int, topic: String) -> ChannelRecord? {
+        state.withLock { $0.removeChannel(ChannelKey(client: clientID, topic: topic)) }
+    }
+
+    /// The joined channel, if any.
+    public func channel(clientID: Int, topic: String) -> ChannelRecord? {
+        state.withLock { $0.channels[ChannelKey(client: clientID, topic: topic)] }
+    }
+
+    /// How many channels the client has joined.
+    public func channelCount(clientID: Int) -> Int {
+        state.withLock { $0.clients[clientID]?.topics.count ?? 0 }
+    }
+
+    /// Replaces a channel's claims (token refresh); false if not joined.
+    @discardableResult
+    public func updateClaims(clientID: Int, topic: String, claims: RealtimeClaims) -> Bool {
+        state.withLock { state in
+            let key = ChannelKey(client: clientID, topic: topic)
+            guard state.channels[key] != nil else { return false }
+            state.channels[key]?.claims = claims
+            return true
+        }
+    }
+
+    /// Removes and returns the channels whose token has expired by `date`.
+    public func removeChannels(expiredBy date: Date) -> [ChannelRecord] {
+        state.withLock { state in
+            let expired = state.channels.filter { $0.value.claims.expiresAt <= date }.map(\.key)
+            return expired.compactMap { state.removeChannel($0) }
+        }
+    }
+
+    /// Counts for metrics: clients, channels, bindings.
+    public var counts: (clients: Int, channels: Int, bindings: Int) {
+        state.withLock { ($0.clients.count, $0.channels.count, $0.bindingCount) }
+    }
+
+    // MARK: - Matching
+
+    /// For each change, the channels whose bindings want it (type, table, filter), with the ids.
+    func match(_ changes: [ParsedChange]) -> [[ChannelMatch]] {
+        state.withLock { state in
+            changes.map { parsed in
+                guard let index = state.tables[parsed.table.name] else { return [] }
+                var candidates = Set(index.scanned.keys)
+                for (column, values) in index.byValue {
+                    guard let kind = parsed.table.column(named: column)?.kind,
+                        let json = parsed.filterValue(column),
+                        let value = RealtimeFilterValue(json: json, kind: kind),
+                        let channels = values[value]
+                    else { continue }
+                    candidates.formUnion(channels.keys)
+                }
+                var matches: [ChannelMatch] = []
+                for key in candidates {
+                    guard let channel = state.channels[key] else { continue }
+                    var ids: [Int] = []
+                    for binding in channel.bindings where binding.table == parsed.table.name {
+                        guard binding.changeType == nil || binding.changeType == parsed.change.type else { continue }
+                        if let filter = binding.filter, !filter.matches(parsed.filterValue(filter.column)) { continue }
+                        if !ids.contains(binding.id) { ids.append(binding.id) }
+                    }
+                    if !ids.isEmpty { matches.append(ChannelMatch(channel: channel, ids: ids)) }
+                }
+                return matches
+            }
+        }
+    }
+}

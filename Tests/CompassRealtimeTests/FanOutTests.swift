@@ -1,0 +1,168 @@
+import CompassTestSupport
+import Foundation
+import Testing
+
+@testable import CompassRealtime
+@testable import Postgres
+
+@Suite("Fan-out against a real database: authorization, ordering, reconnects")
+struct FanOutTests {
+    static let allInteractions: RealtimeJSON = ["event": "*", "schema": "public", "table": "interactions"]
+
+    @Test func userBNeverReceivesUserAsRows() async throws {
+        try await FanOutHarness.with { harness in
+            let sofia = try await harness.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+            let marcus = try await harness.subscribe(Demo.claims(Demo.marcus), [Self.allInteractions])
+            let sofiasRow = try await harness.insertInteraction(by: Demo.sofia)
+            let marcussRow = try await harness.insertInteraction(by: Demo.marcus)
+
+            let toSofia = try await sofia.changeEvents(count: 2, timeout: .seconds(3))
+            let toMarcus = try await marcus.changeEvents(count: 2, timeout: .seconds(3))
+            #expect(toSofia.map { $0.recordValue("id") } == [sofiasRow])
+            #expect(toMarcus.map { $0.recordValue("id") } == [marcussRow])
+        }
+    }
+
+    @Test func parentReceivesTheFamilysRowsOnly() async throws {
+        let riveraFilter = "family_unit_id=eq.\(Demo.riveraFamily.uppercased())"
+        try await FanOutHarness.with { harness in
+            let maria = try await harness.subscribe(
+                Demo.claims(Demo.maria),
+                [["event": "INSERT", "schema": "public", "table": "interactions", "filter": .string(riveraFilter)]])
+            let grace = try await harness.subscribe(Demo.claims(Demo.grace), [Self.allInteractions])
+            let jordan = try await harness.subscribe(Demo.claims(Demo.jordan), [Self.allInteractions])
+            let sofiasRow = try await harness.insertInteraction(by: Demo.sofia)
+            let marcussRow = try await harness.insertInteraction(by: Demo.marcus)
+
+            let toMaria = try await maria.changeEvents(count: 2, timeout: .seconds(3))
+            #expect(toMaria.map { $0.recordValue("id") } == [sofiasRow])
+            Self.expectWellFormedInsert(toMaria.first)
+
+            let toGrace = try await grace.changeEvents(count: 2, timeout: .seconds(2))
+            #expect(toGrace.map { $0.recordValue("id") } == [marcussRow])
+            let toJordan = try await jordan.changeEvents(count: 1, timeout: .seconds(1))
+            #expect(toJordan.isEmpty)
+        }
+    }
+
+    /// Every field the clients require is there.
+    static func expectWellFormedInsert(_ event: RealtimeJSON?) {
+        let data = event?["data"]
+        #expect(data?["type"] == "INSERT")
+        #expect(data?["errors"] == RealtimeJSON.null)
+        #expect(data?["commit_timestamp"]?.stringValue?.hasSuffix("Z") == true)
+        let columns = data?["columns"]?.arrayValue ?? []
+        #expect(columns.first?["name"] == "id")
+        #expect(columns.first?["type"] == "uuid")
+        #expect(event?["ids"]?.arrayValue?.count == 1)
+    }
+
+    @Test func outOfOrderCommitsAreEachDeliveredOnce() async throws {
+        try await FanOutHarness.with { harness in
+            let watcher = try await harness.subscribe(Demo.serviceRole, [Self.allInteractions])
+            let early = try await harness.database.connect()
+            let late = try await harness.database.connect()
+            try await early.query("BEGIN")
+            let firstID = try await harness.insertInteraction(by: Demo.sofia, content: "recorded first", on: early)
+            try await late.query("BEGIN")
+            let secondID = try await harness.insertInteraction(by: Demo.sofia, content: "recorded second", on: late)
+            try await late.query("COMMIT")
+            // Let a few polls pass while the earlier id is still uncommitted.
+            let beforeCommit = try await watcher.changeEvents(count: 2, timeout: .milliseconds(1500))
+            #expect(beforeCommit.map { $0.recordValue("id") } == [secondID])
+            try await early.query("COMMIT")
+            let afterCommit = try await watcher.changeEvents(count: 2, timeout: .seconds(3))
+            #expect(afterCommit.map { $0.recordValue("id") } == [firstID])
+            await early.close()
+            await late.close()
+        }
+    }
+
+    @Test func killingTheListenConnectionLosesAndDuplicatesNothing() async throws {
+        try await FanOutHarness.with { harness in
+            let watcher = try await harness.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+            let inserter = try await harness.database.connect()
+            let total = 150
+            async let inserted: [String] = {
+                var ids: [String] = []
+                for index in 0..<total {
+                    ids.append(try await harness.insertInteraction(by: Demo.sofia, content: "burst \(index)", on: inserter))
+                    if index % 10 == 0 { try await Task.sleep(for: .milliseconds(15)) }
+                }
+                return ids
+            }()
+            var kills = 0
+            for _ in 0..<4 {
+                try await Task.sleep(for: .milliseconds(250))
+                kills += try await harness.killListenConnection()
+            }
+            let ids = try await inserted
+            let events = try await watcher.changeEvents(count: total + 5, timeout: .seconds(6))
+            let received = events.compactMap { $0.recordValue("id") }
+            #expect(kills >= 2)
+            #expect(received.count == total)
+            #expect(Set(received) == Set(ids))
+            #expect(received == ids)  // one writer: commit order is insertion order
+            let metrics = harness.metrics.render(counts: harness.registry.counts)
+            #expect((metricValue(metrics, "realtime_database_reconnects_total") ?? 0) >= 1)
+            await inserter.close()
+        }
+    }
+
+    @Test func oversizedRowArrivesWhole() async throws {
+        try await FanOutHarness.with { harness in
+            let watcher = try await harness.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+            let content = String(repeating: "0123456789abcdef", count: 2_000)  // 32 KB, four times NOTIFY's limit
+            let id = try await harness.insertInteraction(by: Demo.sofia, content: content)
+            let events = try await watcher.changeEvents(count: 1)
+            #expect(events.first?.recordValue("id") == id)
+            #expect(events.first?.recordValue("content") == content)
+        }
+    }
+
+    @Test func filtersUpdatesAndTrimmedDeletes() async throws {
+        try await FanOutHarness.with { harness in
+            let id = try await harness.insertInteraction(by: Demo.sofia, content: "before")
+            let updates = try await harness.subscribe(
+                Demo.claims(Demo.sofia),
+                [["event": "UPDATE", "schema": "public", "table": "interactions", "filter": "content=eq.after"]])
+            let deletes = try await harness.subscribe(
+                Demo.claims(Demo.marcus), [["event": "DELETE", "schema": "public", "table": "interactions"]])
+            try await harness.writer.query("UPDATE public.interactions SET content = 'other' WHERE id = \(id)::uuid")
+            try await harness.writer.query("UPDATE public.interactions SET content = 'after' WHERE id = \(id)::uuid")
+            // Visibility is checked against the row as it is then, so let the update arrive first.
+            let updated = try await updates.changeEvents(count: 2, timeout: .seconds(3))
+            #expect(updated.count == 1)
+            #expect(updated.first?.recordValue("content") == "after")
+            #expect(updated.first?["data"]?["old_record"] == ["id": .string(id)])
+            try await harness.writer.query("DELETE FROM public.interactions WHERE id = \(id)::uuid")
+
+            // DELETE cannot be checked against a row that is gone: it goes out, cut to the key.
+            let deleted = try await deletes.changeEvents(count: 1)
+            #expect(deleted.first?["data"]?["type"] == "DELETE")
+            #expect(deleted.first?["data"]?["old_record"] == ["id": .string(id)])
+            #expect(deleted.first?["data"]?["record"] == nil)
+        }
+    }
+
+    @Test func invalidBindingsAreRefusedWithReasons() async throws {
+        try await FanOutHarness.with { harness in
+            func problem(_ binding: RealtimeJSON) async -> String? {
+                if case .failure(let problem) = await harness.catalog.resolve(PostgresChangesBinding(requested: binding)) {
+                    return problem.message
+                }
+                return nil
+            }
+            #expect(await problem(["event": "*", "schema": "public", "table": "nope"])?.contains("does not exist") == true)
+            #expect(await problem(["event": "*", "schema": "public", "table": "schools"])?.contains("not enabled") == true)
+            #expect(
+                await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "bogus=eq.1"])?
+                    .contains("column") == true)
+            #expect(
+                await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "user_id=eq.42"])?
+                    .contains("not valid") == true)
+            #expect(await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "type=like.e*"]) != nil)
+            #expect(await problem(["event": "*", "schema": "public"]) == nil)
+        }
+    }
+}
