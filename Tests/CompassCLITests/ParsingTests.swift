@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Testing
+
+@testable import CompassCLI
+
+/// Parsing and validation only: no database is contacted.
+@Suite("compass command-line parsing")
+struct ParsingTests {
+    static let url = ["--database-url", "postgresql://compass@localhost:1/compass"]
+    static let sofia = "a1000000-0000-4000-8000-000000000003"
+    static let rivera = "f1000000-0000-4000-8000-000000000001"
+
+    /// Parses a full command line; the error message is what the user would read.
+    private func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        try CompassCommand.parseAsRoot(arguments + Self.url)
+    }
+
+    private func message(_ arguments: [String]) -> String? {
+        do {
+            _ = try parse(arguments)
+            return nil
+        } catch {
+            return CompassCommand.message(for: error)
+        }
+    }
+
+    @Test func everyCommandParses() throws {
+        let lines: [[String]] = [
+            ["migrate"], ["migrate", "--status"], ["seed", "demo"], ["seed", "scale", "--users", "100"],
+            ["feed", "--user", Self.sofia, "--type", "interaction", "--range", "week", "--search", "ucla", "--page", "2"],
+            ["feed", "--user", Self.sofia, "--widget", "--json"],
+            ["timeline", "--user", Self.sofia, "--range", "3", "--hide", "event,status_change"],
+            ["interactions", "--user", Self.sofia, "--type", "email", "--direction", "inbound", "--sentiment", "positive",
+             "--days", "30", "--search", "coach"],
+            ["interactions", "--user", Self.sofia, "--parent", "--family", Self.rivera, "--logged-by", Self.sofia],
+            ["notifications", "list", "--user", Self.sofia], ["notifications", "unread", "--user", Self.sofia],
+            ["notifications", "read", Self.sofia, Self.rivera, "--user", Self.sofia],
+            ["notifications", "read-all", "--user", Self.sofia],
+            ["notifications", "delete", Self.rivera, "--user", Self.sofia],
+            ["notifications", "clear", "--user", Self.sofia],
+            ["family-activity", "--user", Self.sofia, "--limit", "5"],
+        ]
+        for line in lines {
+            #expect(throws: Never.self, "\(line)") { _ = try parse(line) }
+        }
+    }
+
+    @Test func parsedValuesReachTheCommand() throws {
+        let feed = try #require(try parse(["feed", "--user", Self.sofia, "--type", "status", "--page", "3"]) as? FeedCommand)
+        #expect(feed.user == UUID(uuidString: Self.sofia))
+        #expect(feed.type?.type == .schoolStatusChange)
+        #expect(feed.page == 3)
+        let timeline = try #require(try parse(["timeline", "--user", Self.sofia, "--hide", "offer"]) as? TimelineCommand)
+        #expect(timeline.hide?.types == [.offer])
+        #expect(timeline.range == .sixMonths)
+    }
+
+    @Test func aMalformedUUIDIsRefusedByName() {
+        #expect(message(["feed", "--user", "not-a-uuid"])?.contains("'not-a-uuid'") == true)
+        #expect(message(["notifications", "delete", "12345", "--user", Self.sofia])?.contains("'12345'") == true)
+        #expect(message(["timeline", "--user", Self.sofia, "--school", "x"])?.contains("'x'") == true)
+    }
+
+    @Test func unknownEnumValuesAreRefusedByName() {
+        #expect(message(["feed", "--user", Self.sofia, "--type", "likes"])?.contains("'likes'") == true)
+        #expect(message(["feed", "--user", Self.sofia, "--range", "decade"])?.contains("'decade'") == true)
+        #expect(message(["timeline", "--user", Self.sofia, "--range", "5"])?.contains("'5'") == true)
+        #expect(message(["timeline", "--user", Self.sofia, "--hide", "event,party"])?.contains("'event,party'") == true)
+        #expect(message(["interactions", "--user", Self.sofia, "--type", "fax"])?.contains("'fax'") == true)
+        #expect(message(["interactions", "--user", Self.sofia, "--days", "5"])?.contains("'5'") == true)
+        #expect(message(["interactions", "--user", Self.sofia, "--sentiment", "angry"])?.contains("'angry'") == true)
+    }
+
+    @Test func outOfRangeNumbersAreRefusedByValue() {
+        #expect(message(["feed", "--user", Self.sofia, "--page", "0"]) == "--page must be 1 or more, got 0")
+        #expect(message(["feed", "--user", Self.sofia, "--page", "-2"]) == "--page must be 1 or more, got -2")
+        #expect(message(["family-activity", "--user", Self.sofia, "--limit", "-5"]) == "--limit must be between 1 and 100, got -5")
+        #expect(message(["family-activity", "--user", Self.sofia, "--limit", "0"]) == "--limit must be between 1 and 100, got 0")
+    }
+
+    @Test func aCursorWeDidNotIssueIsRefused() {
+        let forged = message(["family-activity", "--user", Self.sofia, "--cursor", "AQAGYLQKQXAxmgAAAAAAQACAAAAAAAAAB01u-Qj"])
+        #expect(forged?.hasPrefix("invalid --cursor 'AQAGYLQKQXAxmgAAAAAAQACAAAAAAAAAB01u-Qj'") == true)
+        #expect(message(["family-activity", "--user", Self.sofia, "--cursor", "%%%"])?.contains("'%%%'") == true)
+    }
+
+    @Test func optionCombinationsAreChecked() {
+        #expect(message(["interactions", "--user", Self.sofia, "--parent"]) == "--parent needs --family <family id>")
+        #expect(message(["interactions", "--user", Self.sofia, "--family", Self.rivera])?.contains("--parent") == true)
+        #expect(message(["interactions", "--user", Self.sofia, "--logged-by", Self.sofia])?.contains(Self.sofia) == true)
+        #expect(message(["notifications", "read", "--user", Self.sofia]) != nil)
+    }
+
+    @Test func aMissingOrMalformedDatabaseURLIsBadInput() async {
+        let missing = try? CompassCommand.parseAsRoot(["migrate", "--database-url", ""])
+        #expect(missing == nil || ProcessInfo.processInfo.environment["DATABASE_URL"] != nil)
+        let malformed = await CompassCommand.run(arguments: ["migrate", "--database-url", "postgresql://u:secret@[oops"])
+        #expect(malformed == 2)
+    }
+
+    @Test func badInputExitsTwoWithoutTouchingTheDatabase() async {
+        // The URL points at a closed port: reaching the database would exit 1, not 2.
+        for line in [
+            ["feed", "--user", "nope"], ["feed", "--user", Self.sofia, "--page", "0"],
+            ["family-activity", "--user", Self.sofia, "--cursor", "abc"],
+            ["interactions", "--user", Self.sofia, "--type", "fax"],
+        ] {
+            #expect(await CompassCommand.run(arguments: line + Self.url) == 2, "\(line)")
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsARuntimeError() async {
+        #expect(await CompassCommand.run(arguments: ["migrate"] + Self.url) == 1)
+    }
+}
