@@ -89,9 +89,18 @@ struct CompassCommand: AsyncParsableCommand {
         }
     }
 
-    private static func oneLine(_ message: String) -> String {
-        var line = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? message
+    /// The first line of an argument-parser message; a bulleted list of valid values is folded into it.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(whereSeparator: \.isNewline).map(String.init)
+        var line = lines.first ?? message
         if line.hasPrefix("Error: ") { line.removeFirst("Error: ".count) }
+        if line.hasSuffix("one of the following:") {
+            let values = lines.dropFirst()
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .prefix { $0.hasPrefix("- ") }
+                .map { "'\($0.dropFirst(2))'" }
+            line = String(line.dropLast("the following:".count)) + values.joined(separator: ", ") + "."
+        }
         return line
     }
 }
