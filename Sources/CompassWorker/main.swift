@@ -1,1 +1,38 @@
-print("compass-worker: not built yet")
+import CompassRealtime
+import Foundation
+import Logging
+
+// compass-worker: the realtime WebSocket server. Settings come from the environment
+// (see WorkerConfiguration); SIGTERM or SIGINT shut it down gracefully.
+
+let configuration: WorkerConfiguration
+do {
+    configuration = try WorkerConfiguration(environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("compass-worker: \(error)\n".utf8))
+    exit(2)
+}
+
+LoggingSystem.bootstrap { label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = configuration.logLevel
+    return handler
+}
+let logger: Logger = {
+    var logger = Logger(label: "compass.worker")
+    logger.logLevel = configuration.logLevel
+    return logger
+}()
+
+do {
+    let worker = try await RealtimeWorker(configuration: configuration, logger: logger)
+    let announce = logger
+    let settings = configuration
+    try await worker.run(onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? settings.port
+        announce.info("listening", metadata: ["url": "\(settings.clientURL(port: port))"])
+    })
+} catch {
+    logger.critical("compass-worker stopped", metadata: ["error": "\(error)"])
+    exit(1)
+}

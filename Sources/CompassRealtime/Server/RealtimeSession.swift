@@ -1,0 +1,156 @@
+import Foundation
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import Logging
+
+/// One WebSocket connection speaking the channel protocol.
+///
+/// Two tasks: the reader turns client frames into replies and registry changes; the
+/// writer drains the connection's ``ClientOutbox`` into the socket. Change events reach
+/// the outbox from the fan-out, never by waiting on this socket; when the outbox asks to
+/// close (slow consumer, shutdown, idle), the writer says why on every channel and
+/// closes the socket with a reason.
+struct RealtimeSession: Sendable {
+    let hub: RealtimeHub
+    let outbox: ClientOutbox
+    /// The token the connection was opened with (`apikey`), used when a join names none.
+    let connectionToken: String
+    let logger: Logger
+
+    private var registry: SubscriptionRegistry { hub.registry }
+    private var clientID: Int { outbox.clientID }
+
+    /// Serves the connection until either side ends it.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await writeLoop(outbound) }
+            group.addTask { await readLoop(inbound) }
+            await group.next()
+            group.cancelAll()
+        }
+        registry.removeClient(clientID)
+    }
+
+    // MARK: - Writing
+
+    private func writeLoop(_ outbound: WebSocketOutboundWriter) async {
+        do {
+            while let work = await outbox.next() {
+                switch work {
+                case .frames(let frames):
+                    for frame in frames {
+                        try await outbound.write(.text(frame.text))
+                        hub.metrics.recordSent(recordedAtMicroseconds: frame.recordedAtMicroseconds)
+                    }
+                case .close(let reason):
+                    try await close(outbound, because: reason)
+                    return
+                }
+            }
+        } catch {
+            logger.debug("write failed; connection ends", metadata: ["realtime.error": "\(error)"])
+        }
+    }
+
+    /// Tells every channel why it ends (`system` error, then `phx_close`), then closes the socket.
+    private func close(_ outbound: WebSocketOutboundWriter, because reason: ClientOutbox.CloseReason) async throws {
+        let message: String
+        let code: WebSocketErrorCode
+        switch reason {
+        case .slowConsumer:
+            hub.metrics.clientsDropped.increment()
+            message = "Client is too slow: more than \(outbox.capacity) messages were waiting"
+            code = .policyViolation
+            logger.notice("closing a slow client", metadata: ["realtime.client": "\(clientID)"])
+        case .shutdown:
+            message = "Server is shutting down"
+            code = .goingAway
+        case .idle:
+            message = "No heartbeat received within \(hub.configuration.idleTimeout)"
+            code = .normalClosure
+        }
+        for channel in registry.removeClient(clientID) {
+            let notice = RealtimeMessage.system(
+                topic: channel.topic, joinRef: channel.joinRef, extension: RealtimeSystemExtension.system, status: .error,
+                message: message)
+            try await outbound.write(.text(RealtimeCodec.encode(notice, version: outbox.version)))
+            let close = RealtimeMessage.close(topic: channel.topic, joinRef: channel.joinRef)
+            try await outbound.write(.text(RealtimeCodec.encode(close, version: outbox.version)))
+        }
+        try await outbound.close(code, reason: message)
+    }
+
+    // MARK: - Reading
+
+    private func readLoop(_ inbound: WebSocketInboundStream) async {
+        let limit = hub.configuration.maximumMessageBytes
+        var pending: [UInt8] = []
+        var pendingIsText = false
+        var oversized = false
+        do {
+            for try await frame in inbound {
+                registry.touch(clientID)
+                switch frame.opcode {
+                case .text, .binary:
+                    pending.removeAll(keepingCapacity: true)
+                    pendingIsText = frame.opcode == .text
+                    oversized = false
+                case .continuation:
+                    break
+                }
+                if !oversized {
+                    if pending.count + frame.data.readableBytes > limit {
+                        oversized = true
+                        pending = []
+                    } else {
+                        pending += frame.data.readableBytesView
+                    }
+                }
+                guard frame.fin else { continue }
+                if oversized {
+                    outbox.enqueue(
+                        RealtimeMessage.malformedFrameReply(reason: "MessageTooLarge: messages are limited to \(limit) bytes"))
+                } else if pendingIsText {
+                    await handle(text: String(decoding: pending, as: UTF8.self))
+                }
+                pending.removeAll(keepingCapacity: pending.count <= 64 * 1024)
+                oversized = false
+            }
+        } catch {
+            logger.debug("read failed; connection ends", metadata: ["realtime.error": "\(error)"])
+        }
+    }
+
+    /// Handles one client message.
+    func handle(text: String) async {
+        let message: RealtimeMessage
+        do {
+            message = try RealtimeCodec.decode(text)
+        } catch {
+            logger.debug("malformed client frame", metadata: ["realtime.error": "\(error)"])
+            outbox.enqueue(RealtimeMessage.malformedFrameReply(reason: "MalformedMessage: \(error)"))
+            return
+        }
+        if message.topic == RealtimeTopic.phoenix {
+            if message.event == RealtimeEvent.heartbeat {
+                outbox.enqueue(RealtimeMessage.reply(to: message, status: .ok))
+            } else {
+                outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: "UnknownEvent: '\(message.event.prefix(64))' on topic phoenix"))
+            }
+            return
+        }
+        switch message.event {
+        case RealtimeEvent.join: await join(message)
+        case RealtimeEvent.leave: leave(message)
+        case RealtimeEvent.accessToken: await refreshToken(message)
+        default:
+            if registry.channel(clientID: clientID, topic: message.topic) == nil {
+                outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: "unmatched topic"))
+            } else {
+                outbox.enqueue(
+                    RealtimeMessage.errorReply(to: message, reason: "UnknownEvent: '\(message.event.prefix(64))' is not supported"))
+            }
+        }
+    }
+}
