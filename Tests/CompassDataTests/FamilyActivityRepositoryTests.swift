@@ -105,4 +105,35 @@ struct FamilyActivityRepositoryTests {
             #expect(page.page.activities.first?.changes["daily_limit_minutes"]?.before == .integer(120))
         }
     }
+
+    @Test func aLargeLogPagesThroughEveryRowInTheWindowOnce() async throws {
+        try await Demo.withEmptyDatabase { connection in
+            let parent = try await Demo.createUser(role: "parent", on: connection)
+            let family = try await Demo.createFamily([(parent, "parent")], on: connection)
+            // 600 rows over 40 days, a few per second so times tie: 450 inside the 30-day window.
+            try await connection.query(
+                """
+                INSERT INTO parent_activities (family_unit_id, triggering_user_id, activity_type, target_entity, target_entity_id, created_at)
+                SELECT \(family), \(parent), 'settings_updated', 'family_settings', \(family),
+                       date_trunc('second', now()) - (g / 3) * interval '1 hour' - interval '30 minutes'
+                  FROM generate_series(0, 2879) AS g
+                 WHERE g % 24 < 5
+                """)
+            let inWindow = try await connection.query(
+                "SELECT count(*) FROM parent_activities WHERE created_at >= now() - interval '30 days'")[0].decode(Int.self, at: 0)
+            let repository = FamilyActivityRepository(scope: .user(parent, on: connection))
+            var cursor: ParentActivityCursor?
+            var ids: [UUID] = []
+            var pages = 0
+            repeat {
+                let page = try await repository.page(familyId: family, limit: 50, after: cursor)
+                ids += page.page.activities.map(\.id)
+                cursor = page.page.nextCursor
+                pages += 1
+            } while cursor != nil
+            #expect(ids.count == inWindow)
+            #expect(Set(ids).count == ids.count)
+            #expect(pages == (inWindow + 49) / 50)
+        }
+    }
 }

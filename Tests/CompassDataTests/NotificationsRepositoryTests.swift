@@ -103,4 +103,42 @@ struct NotificationsRepositoryTests {
             #expect(touched.affectedRows == 0)
         }
     }
+
+    @Test func aGroupOfThreeUnreadLikesDropsTheBadgeByThree() async throws {
+        try await Demo.withDatabase { connection in
+            try await connection.query(
+                "UPDATE activities SET is_read = false WHERE activity_type = 'like' AND post_id = \(Demo.sofiaPreseasonPost)")
+            let repository = NotificationsRepository(scope: .user(Demo.sofia, on: connection))
+            let inbox = try await repository.load()
+            let likes = try #require(inbox.groups.first { $0.activityType == .like && $0.postId == Demo.sofiaPreseasonPost })
+            #expect(likes.unreadCount == 3)
+            let change = try await repository.markRead(likes.activityIds)
+            #expect(change == NotificationChange(changed: 3, unreadCount: inbox.unreadCount - 3))
+        }
+    }
+
+    @Test func likesCommentsAndFollowsMoveTheBadgeAndUndoingThemRemovesTheRow() async throws {
+        try await Demo.withDatabase { connection in
+            let repository = NotificationsRepository(scope: .user(Demo.jordan, on: connection))
+            let before = try await repository.load()
+            // Marcus likes and comments on Jordan's post and... already follows him: Lily follows.
+            let post = UUID(uuidString: "b0000000-0000-4000-8000-000000000004")!
+            try await DatabaseScope.user(Demo.marcus, on: connection).query(
+                "INSERT INTO likes (post_id, user_id) VALUES (\(post), \(Demo.marcus))")
+            try await DatabaseScope.user(Demo.marcus, on: connection).query(
+                "INSERT INTO comments (post_id, user_id, body) VALUES (\(post), \(Demo.marcus), 'See you there')")
+            try await DatabaseScope.user(Demo.lily, on: connection).query(
+                "INSERT INTO follows (follower, followee) VALUES (\(Demo.lily), \(Demo.jordan))")
+            let after = try await repository.load()
+            #expect(after.unreadCount == before.unreadCount + 3)
+            #expect(after.groups.first { $0.activityType == .comment }?.text == "marcus_chen commented: See you there")
+            try await DatabaseScope.user(Demo.marcus, on: connection).query(
+                "DELETE FROM likes WHERE post_id = \(post) AND user_id = \(Demo.marcus)")
+            try await DatabaseScope.user(Demo.lily, on: connection).query(
+                "DELETE FROM follows WHERE follower = \(Demo.lily) AND followee = \(Demo.jordan)")
+            let undone = try await repository.load()
+            #expect(undone.unreadCount == before.unreadCount + 1)
+            #expect(!undone.activities.contains { $0.actorId == Demo.lily })
+        }
+    }
 }
