@@ -52,7 +52,7 @@ struct FeedCommand: AsyncParsableCommand {
         snapshot.warnings.forEach { printError("warning: \($0)") }
         Output.table(
             ["when", "", "title", "description"],
-            result.events.map { [$0.relativeTime ?? "", $0.icon, $0.title, $0.description] })
+            result.events.map { [$0.relativeTime ?? "", $0.icon, $0.title, $0.description] }, maxWidth: 72)
         Output.line("Page \(result.page) of \(result.totalPages) · \(result.total) event\(result.total == 1 ? "" : "s")")
     }
 }
