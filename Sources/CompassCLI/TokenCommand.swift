@@ -16,7 +16,7 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(help: "The user id (the token's sub); required for role authenticated.")
     var user: String?
 
-    @Option(help: "Lifetime in seconds.")
+    @Option(parsing: .unconditional, help: "Lifetime in seconds.")
     var ttl: Int = 3600
 
     @Option(help: "anon, authenticated or service_role.")

@@ -22,15 +22,30 @@ public final class RealtimeHub: Sendable {
     public let database: RealtimeDatabase
     /// The fan-out the change source feeds.
     public let dispatcher: RealtimeDispatcher
-    /// Where the LISTEN connection goes.
+    /// Where the pool's connections go.
     public let postgresConfiguration: PostgresConfiguration
+    /// Where the LISTEN connection goes.
+    public let listenerConfiguration: PostgresConfiguration
     let logger: Logger
 
-    /// Builds the shared parts; nothing connects yet.
-    public init(configuration: WorkerConfiguration, logger: Logger) async throws {
+    /// Builds the shared parts from `configuration.databaseURL`; nothing connects yet.
+    public convenience init(configuration: WorkerConfiguration, logger: Logger) async throws {
+        let postgres = try PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker")
+        // Its own application_name, so operators can tell the LISTEN connection apart.
+        let listener = try PostgresConfiguration(
+            url: configuration.databaseURL, applicationName: configuration.listenApplicationName)
+        try await self.init(configuration: configuration, postgres: postgres, listener: listener, logger: logger)
+    }
+
+    /// Builds the shared parts against explicit database configurations (tests, benchmarks).
+    public init(
+        configuration: WorkerConfiguration, postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil,
+        logger: Logger
+    ) async throws {
         self.configuration = configuration
         self.logger = logger
-        self.postgresConfiguration = try PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker")
+        self.postgresConfiguration = postgres
+        self.listenerConfiguration = listener ?? postgres
         self.database = RealtimeDatabase(configuration: postgresConfiguration, logger: logger)
         self.registry = SubscriptionRegistry()
         self.catalog = RealtimeCatalog(database: database)
@@ -43,10 +58,6 @@ public final class RealtimeHub: Sendable {
 
     /// The change source feeding ``dispatcher``: stored changes, woken by NOTIFY.
     public func makeChangeSource() -> SnapshotChangeSource {
-        // Its own application_name, so operators can tell the LISTEN connection apart.
-        let listenerConfiguration =
-            (try? PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker-listen"))
-            ?? postgresConfiguration
         var source = SnapshotChangeSource(database: database, listenerConfiguration: listenerConfiguration, logger: logger)
         source.fallbackInterval = configuration.fallbackPollInterval
         return source

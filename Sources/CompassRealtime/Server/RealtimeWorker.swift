@@ -19,6 +19,11 @@ public struct RealtimeWorker: Sendable {
         self.hub = try await RealtimeHub(configuration: configuration, logger: logger)
     }
 
+    /// Wraps hub that is already built (tests and benchmarks point it at their own database).
+    public init(hub: RealtimeHub) {
+        self.hub = hub
+    }
+
     /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
     public func run(
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],

@@ -38,6 +38,8 @@ public struct WorkerConfiguration: Sendable {
     public var fallbackPollInterval: Duration = .seconds(1)
     /// How long shutdown waits for clients to take their close frames.
     public var shutdownGracePeriod: Duration = .seconds(5)
+    /// The `application_name` of the LISTEN connection.
+    public var listenApplicationName = "compass-worker-listen"
 
     /// Makes a configuration with explicit values (tests, benchmarks).
     public init(databaseURL: String, jwtSecret: String) {

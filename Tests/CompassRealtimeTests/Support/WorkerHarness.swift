@@ -1,0 +1,248 @@
+import CompassTestSupport
+import Foundation
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import Testing
+import WSClient
+
+@testable import CompassRealtime
+@testable import Postgres
+
+/// A live worker (HTTP app + realtime service) on a free port over a fresh demo database.
+struct WorkerHarness {
+    static let secret = "worker-tests-secret-0123456789abcdef"
+    let database: TestDatabase
+    let hub: RealtimeHub
+    let port: Int
+    let issuer: RealtimeTokenIssuer
+    let writer: PostgresConnection
+    let group: ServiceGroup
+
+    /// Runs `body` against a running worker; `adjust` tunes the configuration first.
+    static func with(
+        adjust: (inout WorkerConfiguration) -> Void = { _ in },
+        _ body: (WorkerHarness) async throws -> Void
+    ) async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            var configuration = WorkerConfiguration(databaseURL: "unused", jwtSecret: secret)
+            configuration.port = 0
+            configuration.shutdownGracePeriod = .seconds(3)
+            configuration.listenApplicationName = "rt-worker-listen-\(UUID().uuidString.prefix(8))"
+            adjust(&configuration)
+            var listener = database.configuration
+            listener.set("application_name", configuration.listenApplicationName)
+            let hub = try await RealtimeHub(
+                configuration: configuration, postgres: database.configuration, listener: listener, logger: TestDatabase.logger)
+            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+            let group = RealtimeWorker(hub: hub).makeServiceGroup(gracefulShutdownSignals: []) { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+            }
+            let writer = try await database.connect()
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next() else { throw HarnessError("the server never started") }
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !hub.dispatcher.isSourceConnected {
+                    guard ContinuousClock.now < deadline else { throw HarnessError("the worker never listened") }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                let harness = WorkerHarness(
+                    database: database, hub: hub, port: port, issuer: try await RealtimeTokenIssuer(secret: secret),
+                    writer: writer, group: group)
+                do {
+                    try await body(harness)
+                } catch {
+                    await group.triggerGracefulShutdown()
+                    throw error
+                }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            await writer.close()
+        }
+    }
+
+    /// A token for a demo user (or another role), valid for `lifetime` seconds.
+    func token(_ user: String?, role: RealtimeRole = .authenticated, lifetime: TimeInterval = 3600) async throws -> String {
+        try await issuer.token(role: role, subject: user, lifetime: lifetime)
+    }
+
+    /// Opens a WebSocket with `apikey` and `vsn` in the query.
+    func connect(token: String, vsn: String? = "1.0.0", path: String = "/realtime/v1/websocket") async throws -> TestSocket {
+        var query = "apikey=\(token)"
+        if let vsn { query += "&vsn=\(vsn)" }
+        return try await TestSocket.connect(url: "ws://127.0.0.1:\(port)\(path)?\(query)")
+    }
+
+    /// Same as ``FanOutHarness/insertInteraction(by:content:on:)``.
+    @discardableResult
+    func insertInteraction(by athlete: String, content: String = "hello") async throws -> String {
+        let result = try await writer.query(
+            """
+            INSERT INTO public.interactions (family_unit_id, user_id, logged_by, type, direction, content)
+            VALUES (\(Demo.family(of: athlete))::uuid, \(athlete)::uuid, \(athlete)::uuid, 'email', 'outbound', \(content))
+            RETURNING id::text
+            """)
+        return try result[0].decode(String.self, at: 0)
+    }
+}
+
+/// A WebSocket client driven from a test: send text, await messages, see the close frame.
+final class TestSocket: Sendable {
+    private let incoming: AsyncStream<String>
+    private let outgoing: AsyncStream<Command>.Continuation
+    private let done: Task<WebSocketCloseFrame?, any Error>
+    private let reader: MessageReader
+
+    enum Command: Sendable {
+        case text(String)
+        case close
+    }
+
+    private init(
+        incoming: AsyncStream<String>, outgoing: AsyncStream<Command>.Continuation, done: Task<WebSocketCloseFrame?, any Error>
+    ) {
+        self.incoming = incoming
+        self.outgoing = outgoing
+        self.done = done
+        self.reader = MessageReader(incoming)
+    }
+
+    /// Connects; throws if the upgrade is refused.
+    static func connect(url: String, reading: Bool = true) async throws -> TestSocket {
+        let (incoming, received) = AsyncStream.makeStream(of: String.self)
+        let (commands, outgoing) = AsyncStream.makeStream(of: Command.self)
+        let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let done = Task {
+            defer {
+                received.finish()
+                openedContinuation.finish()
+            }
+            return try await WebSocketClient.connect(
+                url: url, configuration: .init(maxFrameSize: 16 << 20), logger: Logger(label: "test-client")
+            ) { inbound, outbound, _ in
+                openedContinuation.yield(true)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: 64 << 20) {
+                            if case .text(let text) = message { received.yield(text) }
+                        }
+                    }
+                    group.addTask {
+                        for await command in commands {
+                            switch command {
+                            case .text(let text): try await outbound.write(.text(text))
+                            case .close:
+                                try await outbound.close(.normalClosure, reason: nil)
+                                return
+                            }
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+        var openedIterator = opened.makeAsyncIterator()
+        guard await openedIterator.next() == true else {
+            _ = try await done.value
+            throw HarnessError("the upgrade was refused")
+        }
+        return TestSocket(incoming: incoming, outgoing: outgoing, done: done)
+    }
+
+    /// Sends a text frame.
+    func send(_ text: String) {
+        outgoing.yield(.text(text))
+    }
+
+    /// Sends a 1.0.0 object frame.
+    func send(topic: String, event: String, payload: RealtimeJSON = [:], ref: String?, joinRef: String? = nil) {
+        send(RealtimeCodec.encode(RealtimeMessage(topic: topic, event: event, payload: payload, ref: ref, joinRef: joinRef), version: .v1)
+            .replacingOccurrences(of: #"{"event""#, with: #"{"join_ref":\#(joinRef.map(RealtimeJSON.quoted) ?? "null"),"event""#))
+    }
+
+    /// The next text message, or nil after `timeout` or when the socket ends.
+    func next(timeout: Duration = .seconds(5)) async -> String? {
+        await reader.next(timeout: timeout)
+    }
+
+    /// The next message decoded; nil on timeout.
+    func nextMessage(timeout: Duration = .seconds(5)) async throws -> RealtimeMessage? {
+        guard let text = await next(timeout: timeout) else { return nil }
+        return try RealtimeCodec.decode(text)
+    }
+
+    /// Messages until one satisfies `match` (returned), or nil on timeout.
+    func message(
+        timeout: Duration = .seconds(5), where match: (RealtimeMessage) -> Bool
+    ) async throws -> RealtimeMessage? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let message = try await nextMessage(timeout: deadline - ContinuousClock.now) else { return nil }
+            if match(message) { return message }
+        }
+        return nil
+    }
+
+    /// Closes from the client side and returns the server's close frame.
+    func close() async throws -> WebSocketCloseFrame? {
+        outgoing.yield(.close)
+        return try await closed()
+    }
+
+    /// Waits for the connection to end; the server's close frame, if any.
+    func closed() async throws -> WebSocketCloseFrame? {
+        try await done.value
+    }
+
+    /// Joins `topic` with `bindings`; returns the reply.
+    func join(
+        _ topic: String, bindings: [RealtimeJSON], token: String? = nil, ref: String = "1"
+    ) async throws -> RealtimeMessage? {
+        var payload: [String: RealtimeJSON] = [
+            "config": ["broadcast": ["self": false], "presence": ["key": ""], "private": false, "postgres_changes": .array(bindings)]
+        ]
+        if let token { payload["access_token"] = .string(token) }
+        send(topic: topic, event: "phx_join", payload: .object(payload), ref: ref, joinRef: ref)
+        return try await message { $0.event == RealtimeEvent.reply && $0.ref == ref }
+    }
+}
+
+/// Reads the incoming stream with timeouts without losing a message to a timed-out wait.
+private final class MessageReader: Sendable {
+    private let stream: AsyncStream<String>
+    private let pending = Mutex<Task<String?, Never>?>(nil)
+
+    init(_ stream: AsyncStream<String>) {
+        self.stream = stream
+    }
+
+    func next(timeout: Duration) async -> String? {
+        let stream = self.stream
+        let task = pending.withLock { pending -> Task<String?, Never> in
+            if let pending { return pending }
+            let task = Task { () -> String? in
+                var iterator = stream.makeAsyncIterator()
+                return await iterator.next()
+            }
+            pending = task
+            return task
+        }
+        let (arrived, value) = await withTaskGroup(of: (Bool, String?).self) { group in
+            group.addTask { (true, await task.value) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return (false, nil)
+            }
+            let first = await group.next() ?? (false, nil)
+            group.cancelAll()
+            return first
+        }
+        if arrived { pending.withLock { $0 = nil } }
+        return value
+    }
+}

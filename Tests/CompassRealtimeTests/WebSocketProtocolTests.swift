@@ -1,0 +1,210 @@
+import CompassTestSupport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+@testable import CompassRealtime
+
+@Suite("WebSocket protocol, in process")
+struct WebSocketProtocolTests {
+    static let interactions: RealtimeJSON = ["event": "INSERT", "schema": "public", "table": "interactions"]
+
+    @Test func heartbeatsAreAnsweredInBothEncodings() async throws {
+        try await WorkerHarness.with { worker in
+            let token = try await worker.token(Demo.sofia)
+            let v1 = try await worker.connect(token: token, vsn: nil)
+            v1.send(#"{"topic":"phoenix","event":"heartbeat","payload":{},"ref":null}"#)
+            #expect(await v1.next() == #"{"event":"phx_reply","payload":{"response":{},"status":"ok"},"ref":null,"topic":"phoenix"}"#)
+            v1.send(#"{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"5"}"#)
+            #expect(await v1.next()?.contains(#""ref":"5""#) == true)
+
+            let v2 = try await worker.connect(token: token, vsn: "2.0.0")
+            v2.send(#"[null,"7","phoenix","heartbeat",{}]"#)
+            #expect(await v2.next() == #"[null,"7","phoenix","phx_reply",{"response":{},"status":"ok"}]"#)
+            _ = try await v1.close()
+            _ = try await v2.close()
+        }
+    }
+
+    @Test func joinIsAcceptedWithEchoedBindingsThenSubscribed() async throws {
+        try await WorkerHarness.with { worker in
+            let token = try await worker.token(Demo.sofia)
+            let socket = try await worker.connect(token: token, vsn: "2.0.0")
+            let filter = "logged_by=eq.\(Demo.sofia.uppercased())"
+            let binding: RealtimeJSON = ["event": "INSERT", "schema": "public", "table": "interactions", "filter": .string(filter)]
+            socket.send(
+                #"["1","1","realtime:feed","phx_join",{"config":{"postgres_changes":[\#(binding.jsonText)]},"access_token":"\#(token)"}]"#)
+            let replyText = try #require(await socket.next())
+            let reply = try #require(try RealtimeJSON(parsing: replyText).arrayValue)
+            #expect(reply[0] == "1")
+            #expect(reply[1] == "1")
+            #expect(reply[3] == "phx_reply")
+            #expect(reply[4]["status"] == "ok")
+            let echoed = try #require(reply[4]["response"]?["postgres_changes"]?.arrayValue?.first)
+            #expect(echoed["filter"] == .string(filter))
+            #expect(echoed["event"] == "INSERT")
+            guard case .number(let idText)? = echoed["id"], let id = Int(idText) else {
+                Issue.record("id is not an integer")
+                return
+            }
+            #expect(id > 0)
+            let system = try #require(try await socket.nextMessage())
+            #expect(system.event == "system")
+            #expect(system.joinRef == "1")
+            #expect(system.ref == nil)
+            #expect(system.payload == ["channel": "feed", "extension": "postgres_changes", "status": "ok", "message": "Subscribed to PostgreSQL"])
+
+            let row = try await worker.insertInteraction(by: Demo.sofia)
+            let event = try #require(try await socket.message { $0.event == "postgres_changes" })
+            #expect(event.joinRef == nil && event.ref == nil)
+            #expect(event.payload["ids"] == .array([.number(String(id))]))
+            #expect(event.payload.recordValue("id") == row)
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func joinsAreRefusedWithTheProtocolsReasons() async throws {
+        try await WorkerHarness.with { worker in
+            let token = try await worker.token(Demo.sofia)
+            let socket = try await worker.connect(token: token)
+            let expired = try await worker.token(Demo.sofia, lifetime: -30)
+            let refusedExpired = try await socket.join("realtime:a", bindings: [Self.interactions], token: expired, ref: "1")
+            #expect(refusedExpired?.payload["status"] == "error")
+            #expect(refusedExpired?.payload["response"]?["reason"]?.stringValue?.hasPrefix("InvalidJWTToken: Token has expired") == true)
+
+            let forged = try await RealtimeTokenIssuer(secret: "not the worker's secret, but long enough")
+                .token(role: .authenticated, subject: Demo.sofia, lifetime: 60)
+            let refusedForged = try await socket.join("realtime:b", bindings: [], token: forged, ref: "2")
+            #expect(refusedForged?.payload["response"]?["reason"]?.stringValue?.hasPrefix("JwtSignatureError") == true)
+
+            let refusedEmpty = try await socket.join("realtime:", bindings: [], ref: "3")
+            #expect(refusedEmpty?.payload["response"]?["reason"]?.stringValue?.hasPrefix("TopicNameRequired") == true)
+
+            let refusedTopic = try await socket.join("room:lobby", bindings: [], ref: "4")
+            #expect(refusedTopic?.payload["response"]?["reason"] == "unmatched topic")
+
+            // Invalid bindings: the join succeeds, then a system error says why.
+            let bad: RealtimeJSON = ["event": "*", "schema": "public", "table": "interactions", "filter": "nope=eq.1"]
+            let accepted = try await socket.join("realtime:c", bindings: [bad], ref: "5")
+            #expect(accepted?.payload["status"] == "ok")
+            let system = try await socket.message { $0.event == "system" }
+            #expect(system?.payload["status"] == "error")
+            #expect(system?.payload["message"]?.stringValue?.contains("nope") == true)
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func upgradesWithoutAValidTokenOrVersionAreRefused() async throws {
+        try await WorkerHarness.with { worker in
+            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: "not-a-jwt") }
+            let token = try await worker.token(Demo.sofia)
+            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: token, vsn: "3.0.0") }
+            let expired = try await worker.token(Demo.sofia, lifetime: -5)
+            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: expired) }
+            // The server is still up.
+            let socket = try await worker.connect(token: token, path: "/socket/websocket")
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func leaveRepliesThenClosesTheJoin() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia), vsn: "2.0.0")
+            socket.send(#"["3","3","realtime:feed","phx_join",{"config":{"postgres_changes":[]}}]"#)
+            let joined = try #require(try await socket.nextMessage())
+            #expect(joined.payload["response"] == ["postgres_changes": []])
+            socket.send(#"["3","4","realtime:feed","phx_leave",{}]"#)
+            #expect(await socket.next() == #"["3","4","realtime:feed","phx_reply",{"response":{},"status":"ok"}]"#)
+            #expect(await socket.next() == #"["3","3","realtime:feed","phx_close",{}]"#)
+            // The topic is no longer joined.
+            socket.send(#"["3","5","realtime:feed","phx_leave",{}]"#)
+            let unmatched = try #require(try await socket.nextMessage())
+            #expect(unmatched.payload["response"]?["reason"] == "unmatched topic")
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func tokenRefreshKeepsTheChannelAndABadTokenEndsIt() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            _ = try await socket.join("realtime:feed", bindings: [Self.interactions], ref: "1")
+            _ = try await socket.message { $0.event == "system" }
+            socket.send(
+                topic: "realtime:feed", event: "access_token",
+                payload: ["access_token": .string(try await worker.token(Demo.sofia, lifetime: 7200))], ref: "2", joinRef: "1")
+            let row = try await worker.insertInteraction(by: Demo.sofia)
+            let event = try await socket.message { $0.event == "postgres_changes" }
+            #expect(event?.payload.recordValue("id") == row)
+
+            socket.send(topic: "realtime:feed", event: "access_token", payload: ["access_token": "garbage"], ref: "3", joinRef: "1")
+            let notice = try await socket.message { $0.event == "system" }
+            #expect(notice?.payload["status"] == "error")
+            #expect(notice?.payload["message"]?.stringValue?.hasPrefix("MalformedJWT") == true)
+            let close = try await socket.nextMessage()
+            #expect(close?.event == "phx_close")
+            #expect(close?.ref == "1")
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func expiredTokensEndTheChannel() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            _ = try await socket.join("realtime:feed", bindings: [Self.interactions], token: try await worker.token(Demo.sofia, lifetime: 2))
+            let notice = try await socket.message(timeout: .seconds(6)) { $0.event == "system" && $0.payload["status"] == "error" }
+            #expect(notice?.payload["extension"] == "system")
+            #expect(try await socket.nextMessage()?.event == "phx_close")
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func badFramesAreAnsweredAndTheSocketStaysUp() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            socket.send("this is not json")
+            let notJSON = try #require(try await socket.nextMessage())
+            #expect(notJSON.event == "phx_reply")
+            #expect(notJSON.payload["status"] == "error")
+            #expect(notJSON.payload["response"]?["reason"]?.stringValue?.hasPrefix("MalformedMessage") == true)
+
+            _ = try await socket.join("realtime:feed", bindings: [], ref: "1")
+            socket.send(topic: "realtime:feed", event: "shout", payload: [:], ref: "2", joinRef: "1")
+            let unknown = try #require(try await socket.nextMessage())
+            #expect(unknown.ref == "2")
+            #expect(unknown.payload["response"]?["reason"]?.stringValue?.hasPrefix("UnknownEvent") == true)
+
+            socket.send(#"{"topic":"phoenix","event":"heartbeat","payload":{"blob":""# + String(repeating: "x", count: 1 << 20) + #""},"ref":"9"}"#)
+            let huge = try #require(try await socket.nextMessage(timeout: .seconds(10)))
+            #expect(huge.payload["response"]?["reason"]?.stringValue?.hasPrefix("MessageTooLarge") == true)
+
+            socket.send(#"{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"10"}"#)
+            #expect(try await socket.nextMessage()?.ref == "10")
+            let other = try await worker.connect(token: try await worker.token(Demo.marcus))
+            _ = try await other.close()
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func healthAndMetrics() async throws {
+        try await WorkerHarness.with { worker in
+            let (healthBody, healthStatus) = try await Self.get("http://127.0.0.1:\(worker.port)/health")
+            #expect(healthStatus == 200)
+            #expect(healthBody.contains("ok"))
+            let (metrics, metricsStatus) = try await Self.get("http://127.0.0.1:\(worker.port)/metrics")
+            #expect(metricsStatus == 200)
+            for name in [
+                "realtime_clients", "realtime_subscriptions", "realtime_changes_received_total", "realtime_messages_sent_total",
+                "realtime_clients_dropped_total", "realtime_database_reconnects_total", "realtime_commit_to_send_seconds_bucket",
+            ] {
+                #expect(metrics.contains(name), "missing \(name)")
+            }
+        }
+    }
+
+    static func get(_ url: String) async throws -> (String, Int) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: url)!)
+        return (String(decoding: data, as: UTF8.self), (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+}
