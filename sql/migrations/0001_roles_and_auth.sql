@@ -9,33 +9,32 @@
 --   SELECT set_config('request.jwt.claims', '{"sub":"<uuid>","role":"authenticated"}', true);
 --
 -- Roles are cluster-wide while this file runs once per database (tests create
--- many databases in one cluster), so every role is created only when missing.
+-- many databases in one cluster, sometimes at the same moment), so each role
+-- statement tolerates the role or membership already existing, including when
+-- a concurrent run created it after we looked.
+-- authenticator holds no privileges of its own (NOINHERIT); it may only
+-- switch to one of the API roles with SET ROLE.
 
 DO $$
+DECLARE
+    statement text;
 BEGIN
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'anon') THEN
-        CREATE ROLE anon NOLOGIN NOINHERIT;
-    END IF;
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'authenticated') THEN
-        CREATE ROLE authenticated NOLOGIN NOINHERIT;
-    END IF;
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'service_role') THEN
-        CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS;
-    END IF;
-    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'authenticator') THEN
-        CREATE ROLE authenticator LOGIN NOINHERIT;
-    END IF;
-    -- authenticator holds no privileges of its own (NOINHERIT); it may only
-    -- switch to one of the API roles with SET ROLE.
-    IF NOT pg_catalog.pg_has_role('authenticator', 'anon', 'MEMBER') THEN
-        GRANT anon TO authenticator;
-    END IF;
-    IF NOT pg_catalog.pg_has_role('authenticator', 'authenticated', 'MEMBER') THEN
-        GRANT authenticated TO authenticator;
-    END IF;
-    IF NOT pg_catalog.pg_has_role('authenticator', 'service_role', 'MEMBER') THEN
-        GRANT service_role TO authenticator;
-    END IF;
+    FOREACH statement IN ARRAY ARRAY[
+        'CREATE ROLE anon NOLOGIN NOINHERIT',
+        'CREATE ROLE authenticated NOLOGIN NOINHERIT',
+        'CREATE ROLE service_role NOLOGIN NOINHERIT BYPASSRLS',
+        'CREATE ROLE authenticator LOGIN NOINHERIT',
+        'GRANT anon TO authenticator',
+        'GRANT authenticated TO authenticator',
+        'GRANT service_role TO authenticator'
+    ]
+    LOOP
+        BEGIN
+            EXECUTE statement;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN
+            NULL;  -- made by an earlier or a concurrent run
+        END;
+    END LOOP;
 END
 $$;
 
