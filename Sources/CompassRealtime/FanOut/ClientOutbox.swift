@@ -50,7 +50,18 @@ public final class ClientOutbox: Sendable {
         var frames: [Frame] = []
         var closing: CloseReason?
         var closeTaken = false
+        /// The writer, waiting for frames.
         var waiter: CheckedContinuation<Void, Never>?
+        /// The watchdog, waiting for a close request.
+        var closeWaiter: CheckedContinuation<Void, Never>?
+
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer {
+                waiter = nil
+                if closing != nil { closeWaiter = nil }
+            }
+            return [waiter, closing != nil ? closeWaiter : nil].compactMap { $0 }
+        }
     }
 
     /// Makes an empty outbox.
@@ -61,38 +72,58 @@ public final class ClientOutbox: Sendable {
         self.state = Mutex(State())
     }
 
-    /// Queues a frame; false when the client is closing (now or already) and the frame was dropped.
+    /// What became of a frame handed to ``enqueue(_:)``.
+    public enum EnqueueResult: Sendable, Hashable {
+        /// Waiting to be written.
+        case queued
+        /// This frame found the queue full: the backlog was dropped and the client is being closed.
+        case overflowed
+        /// The client is already closing; the frame was dropped.
+        case dropped
+    }
+
+    /// Queues a frame without waiting; a full queue closes the client instead.
     @discardableResult
-    public func enqueue(_ frame: Frame) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard state.closing == nil else { return (false, nil) }
+    public func enqueue(_ frame: Frame) -> EnqueueResult {
+        let (result, waiters) = state.withLock { state -> (EnqueueResult, [CheckedContinuation<Void, Never>]) in
+            guard state.closing == nil else { return (.dropped, []) }
             if state.frames.count >= capacity {
                 state.frames.removeAll()
                 state.closing = .slowConsumer
-            } else {
-                state.frames.append(frame)
+                return (.overflowed, state.takeWaiters())
             }
-            defer { state.waiter = nil }
-            return (state.closing == nil, state.waiter)
+            state.frames.append(frame)
+            return (.queued, state.takeWaiters())
         }
-        waiter?.resume()
-        return accepted
+        for waiter in waiters { waiter.resume() }
+        return result
     }
 
     /// Queues an encoded message.
     @discardableResult
-    public func enqueue(_ message: RealtimeMessage) -> Bool {
+    public func enqueue(_ message: RealtimeMessage) -> EnqueueResult {
         enqueue(Frame(text: RealtimeCodec.encode(message, version: version)))
     }
 
     /// Asks the writer to end the connection; frames already queued are still written first.
     public func close(_ reason: CloseReason) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             if state.closing == nil { state.closing = reason }
-            defer { state.waiter = nil }
-            return state.waiter
+            return state.takeWaiters()
         }
-        waiter?.resume()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The reason, once a close is requested (or the queue overflowed); nil if the waiting task is cancelled.
+    ///
+    /// The connection uses it as a watchdog: a client that does not even take its close
+    /// frames within a grace period has its TCP connection closed.
+    public func closeRequested() async -> CloseReason? {
+        while true {
+            if let reason = state.withLock({ $0.closing }) { return reason }
+            if Task.isCancelled { return nil }
+            await wait(untilClosing: true)
+        }
     }
 
     /// True once a close was requested or the queue overflowed.
@@ -121,24 +152,39 @@ public final class ClientOutbox: Sendable {
             }
             if let work { return work }
             if Task.isCancelled { return nil }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    // Checked under the lock the cancellation handler also takes, so a
-                    // cancellation either is seen here or finds the waiter installed.
-                    let resumeNow = state.withLock { state -> Bool in
-                        let ready = !state.frames.isEmpty || (state.closing != nil && !state.closeTaken) || Task.isCancelled
+            await wait(untilClosing: false)
+        }
+    }
+
+    /// Suspends until there is work for the writer (or a close request for the watchdog), or cancellation.
+    private func wait(untilClosing watchdog: Bool) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Checked under the lock the cancellation handler also takes, so a
+                // cancellation either is seen here or finds the waiter installed.
+                let resumeNow = state.withLock { state -> Bool in
+                    let ready: Bool
+                    if watchdog {
+                        ready = state.closing != nil || Task.isCancelled
+                        if !ready { state.closeWaiter = continuation }
+                    } else {
+                        ready = !state.frames.isEmpty || (state.closing != nil && !state.closeTaken) || Task.isCancelled
                         if !ready { state.waiter = continuation }
-                        return ready
                     }
-                    if resumeNow { continuation.resume() }
+                    return ready
                 }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }
-                waiter?.resume()
+                if resumeNow { continuation.resume() }
             }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if watchdog {
+                    defer { state.closeWaiter = nil }
+                    return state.closeWaiter
+                }
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 }

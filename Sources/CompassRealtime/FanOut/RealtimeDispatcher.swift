@@ -114,8 +114,15 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
                     topic: match.channel.topic, event: RealtimeEvent.postgresChanges,
                     payloadJSON: ChangePayloadEncoder.eventPayload(ids: match.ids, data: data), ref: nil, joinRef: nil,
                     version: match.channel.outbox.version)
-                if match.channel.outbox.enqueue(.init(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)) {
+                switch match.channel.outbox.enqueue(.init(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)) {
+                case .queued:
                     metrics.eventsQueued.increment()
+                case .overflowed:
+                    metrics.clientsDropped.increment()
+                    logger.notice(
+                        "client too slow; closing it", metadata: ["realtime.client": "\(match.channel.outbox.clientID)"])
+                case .dropped:
+                    break
                 }
             }
         }

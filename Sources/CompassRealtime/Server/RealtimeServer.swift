@@ -43,7 +43,7 @@ public struct RealtimeServer: Sendable {
         let configuration = hub.configuration
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: webSocket)) { request, _, logger in
+            server: .http1WebSocketUpgrade(configuration: .init(ws: webSocket)) { request, channel, logger in
                 switch Self.admission(for: request, hub: hub) {
                 case .refused(let status, let reason):
                     logger.debug("websocket upgrade refused", metadata: ["http.status": "\(status.code)", "realtime.reason": "\(reason)"])
@@ -62,7 +62,7 @@ public struct RealtimeServer: Sendable {
                             return
                         }
                         let session = RealtimeSession(
-                            hub: hub, outbox: outbox, connectionToken: token, logger: context.logger)
+                            hub: hub, outbox: outbox, connectionToken: token, channel: channel, logger: context.logger)
                         await session.run(inbound: inbound, outbound: outbound)
                     }
                 }

@@ -16,6 +16,8 @@ struct RealtimeSession: Sendable {
     let outbox: ClientOutbox
     /// The token the connection was opened with (`apikey`), used when a join names none.
     let connectionToken: String
+    /// The TCP connection, closed outright when a client will not even take its close frames.
+    let channel: any Channel
     let logger: Logger
 
     private var registry: SubscriptionRegistry { hub.registry }
@@ -26,6 +28,7 @@ struct RealtimeSession: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await writeLoop(outbound) }
             group.addTask { await readLoop(inbound) }
+            group.addTask { await watchdog() }
             await group.next()
             group.cancelAll()
         }
@@ -39,7 +42,8 @@ struct RealtimeSession: Sendable {
             while let work = await outbox.next() {
                 switch work {
                 case .frames(let frames):
-                    for frame in frames {
+                    // After an overflow the rest of a taken batch is dropped too.
+                    for frame in frames where !outbox.isClosing || frame.recordedAtMicroseconds == nil {
                         try await outbound.write(.text(frame.text))
                         hub.metrics.recordSent(recordedAtMicroseconds: frame.recordedAtMicroseconds)
                     }
@@ -59,7 +63,6 @@ struct RealtimeSession: Sendable {
         let code: WebSocketErrorCode
         switch reason {
         case .slowConsumer:
-            hub.metrics.clientsDropped.increment()
             message = "Client is too slow: more than \(outbox.capacity) messages were waiting"
             code = .policyViolation
             logger.notice("closing a slow client", metadata: ["realtime.client": "\(clientID)"])
@@ -79,6 +82,20 @@ struct RealtimeSession: Sendable {
             try await outbound.write(.text(RealtimeCodec.encode(close, version: outbox.version)))
         }
         try await outbound.close(code, reason: message)
+    }
+
+    /// Once a close is requested, gives the writer a grace period, then drops the TCP connection:
+    /// a client whose socket is full cannot take even its close frame.
+    private func watchdog() async {
+        guard let reason = await outbox.closeRequested() else { return }
+        let grace: Duration = reason == .shutdown ? hub.configuration.shutdownGracePeriod : .seconds(10)
+        do {
+            try await Task.sleep(for: grace)
+        } catch {
+            return
+        }
+        logger.notice("client did not take its close frame; dropping the connection", metadata: ["realtime.client": "\(clientID)"])
+        channel.close(promise: nil)
     }
 
     // MARK: - Reading

@@ -232,15 +232,22 @@ private final class MessageReader: Sendable {
             pending = task
             return task
         }
-        let (arrived, value) = await withTaskGroup(of: (Bool, String?).self) { group in
-            group.addTask { (true, await task.value) }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return (false, nil)
+        // Race the read against a timer without waiting for the loser (a task's value
+        // cannot be cancelled); a late value stays in `pending` for the next call.
+        let (arrived, value) = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, String?), Never>) in
+            let resumed = Mutex(false)
+            let finish: @Sendable ((Bool, String?)) -> Void = { outcome in
+                let first = resumed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: outcome) }
             }
-            let first = await group.next() ?? (false, nil)
-            group.cancelAll()
-            return first
+            Task { finish((true, await task.value)) }
+            Task {
+                try? await Task.sleep(for: timeout)
+                finish((false, nil))
+            }
         }
         if arrived { pending.withLock { $0 = nil } }
         return value
