@@ -115,6 +115,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
+            // The end-to-end test runs this script with the official Python client.
+            exclude: ["Python"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
