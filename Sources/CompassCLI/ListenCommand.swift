@@ -1,10 +1,88 @@
 import ArgumentParser
+import CompassRealtime
+import Foundation
+import Postgres
 
-/// Placeholder until `compass listen` lands (another engineer owns this file).
+/// `compass listen`: tails realtime changes as JSON lines, the way a subscriber would get them.
+///
+/// ```sh
+/// compass listen --user a1000000-0000-4000-8000-000000000001 --table interactions
+/// ```
+/// With `--user`, only rows that user may read under RLS are shown (DELETEs carry just the
+/// key, as the worker sends them); without it, everything, as the service role. Each line
+/// is the event's `data` object. Runs until interrupted.
 struct ListenCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "listen", abstract: "Tail realtime events (not built yet).")
+    static let configuration = CommandConfiguration(
+        commandName: "listen", abstract: "Tail realtime events as JSON lines (under a user's RLS with --user).")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "Show only what this user may read (their RLS scope).")
+    var user: String?
+
+    @Option(help: "A realtime-enabled table, as name or schema.name (default: every enabled table of public).")
+    var table: String?
+
+    func validate() throws {
+        if let user, UUID(uuidString: user) == nil {
+            throw ValidationError("invalid --user '\(user)': not a UUID")
+        }
+        if let table, table.isEmpty || table.split(separator: ".").count > 2 {
+            throw ValidationError("invalid --table '\(table)': use name or schema.name")
+        }
+    }
 
     func run() async throws {
-        throw CLIFailure.runtime("compass listen is not built yet")
+        let configuration = try database.configuration()
+        let realtime = RealtimeDatabase(configuration: configuration, maximumConnections: 3, logger: CLILogger.shared)
+        let registry = SubscriptionRegistry()
+        let catalog = RealtimeCatalog(database: realtime)
+        let dispatcher = RealtimeDispatcher(
+            registry: registry, catalog: catalog, database: realtime, metrics: RealtimeMetrics(), logger: CLILogger.shared)
+
+        var binding: [String: RealtimeJSON] = ["event": "*", "schema": "public"]
+        if let table {
+            let parts = table.split(separator: ".").map(String.init)
+            binding["schema"] = .string(parts.count == 2 ? parts[0] : "public")
+            binding["table"] = .string(parts.last ?? table)
+        }
+        let bindings: [TableBinding]
+        switch await catalog.resolve(PostgresChangesBinding(requested: .object(binding))) {
+        case .success(let resolved): bindings = resolved
+        case .failure(let problem): throw CLIFailure.badInput("cannot listen: \(problem.message)")
+        }
+        guard let outbox = registry.addClient(version: .v1, capacity: 100_000) else { return }
+        registry.join(
+            ChannelRecord(topic: "realtime:cli", joinRef: "1", claims: claims(), bindings: bindings, outbox: outbox), queueing: [])
+
+        let scope = user.map { "user \($0.lowercased())" } ?? "service role"
+        let tables = bindings.map(\.table.description).joined(separator: ", ")
+        FileHandle.standardError.write(Data("listening (\(scope)) on \(tables); Ctrl-C stops\n".utf8))
+        let source = SnapshotChangeSource(database: realtime, listenerConfiguration: configuration, logger: CLILogger.shared)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await source.run(into: dispatcher) }
+            group.addTask {
+                while let work = await outbox.next() {
+                    guard case .frames(let frames) = work else { break }
+                    for frame in frames {
+                        guard let message = try? RealtimeCodec.decode(frame.text), let data = message.payload["data"] else { continue }
+                        FileHandle.standardOutput.write(Data((data.jsonText + "\n").utf8))
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// The subscriber's claims: the user's, or the service role's.
+    private func claims() -> RealtimeClaims {
+        let farFuture = Date().addingTimeInterval(100 * 365 * 24 * 3600)
+        guard let user = user?.lowercased() else {
+            return RealtimeClaims(role: .serviceRole, subject: nil, expiresAt: farFuture, claimsJSON: #"{"role":"service_role"}"#)
+        }
+        return RealtimeClaims(
+            role: .authenticated, subject: user, expiresAt: farFuture,
+            claimsJSON: #"{"sub":"\#(user)","role":"authenticated","aud":"authenticated"}"#)
     }
 }

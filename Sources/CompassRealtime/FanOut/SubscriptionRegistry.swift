@@ -32,6 +32,15 @@ public struct ChannelRecord: Sendable {
     public var bindings: [TableBinding]
     /// The connection's queue.
     public var outbox: ClientOutbox
+
+    /// Makes a record.
+    public init(topic: String, joinRef: String?, claims: RealtimeClaims, bindings: [TableBinding], outbox: ClientOutbox) {
+        self.topic = topic
+        self.joinRef = joinRef
+        self.claims = claims
+        self.bindings = bindings
+        self.outbox = outbox
+    }
 }
 
 /// A channel that should receive a change, and the binding ids that matched.
