@@ -4,7 +4,7 @@ import Testing
 
 @testable import CompassRealtime
 
-/// The official Python `realtime` client (PyPI), unchanged, against a live in-process worker.
+/// The official Python `realtime` client, unchanged, against a live in-process worker.
 ///
 /// The test makes its own virtualenv and installs the client into it; it fails (never
 /// skips) when that is impossible, since this is the compatibility promise.

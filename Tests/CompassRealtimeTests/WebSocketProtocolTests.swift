@@ -98,15 +98,60 @@ struct WebSocketProtocolTests {
 
     @Test func upgradesWithoutAValidTokenOrVersionAreRefused() async throws {
         try await WorkerHarness.with { worker in
-            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: "not-a-jwt") }
             let token = try await worker.token(Demo.sofia)
-            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: token, vsn: "3.0.0") }
-            let expired = try await worker.token(Demo.sofia, lifetime: -5)
-            await #expect(throws: (any Error).self) { _ = try await worker.connect(token: expired) }
-            // The server is still up.
+            let garbage = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=not-a-jwt&vsn=1.0.0")
+            #expect(garbage.status == 401)
+            #expect(garbage.body == #"{"error":"MalformedJWT: The token provided is not a valid JWT"}"#)
+            let expired = try Self.rawUpgrade(
+                port: worker.port, target: "/realtime/v1/websocket?apikey=\(try await worker.token(Demo.sofia, lifetime: -5))")
+            #expect(expired.status == 401)
+            #expect(expired.body.contains("InvalidJWTToken: Token has expired"))
+            let missing = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?vsn=2.0.0")
+            #expect(missing.status == 401)
+            let version = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=\(token)&vsn=3.0.0")
+            #expect(version.status == 403)
+            let elsewhere = try Self.rawUpgrade(port: worker.port, target: "/elsewhere?apikey=\(token)")
+            #expect(elsewhere.status == 404)
+            // The server is still up, and the header form of apikey works too.
+            let viaHeader = try Self.rawUpgrade(port: worker.port, target: "/socket/websocket?vsn=1.0.0", apikeyHeader: token)
+            #expect(viaHeader.status == 101)
             let socket = try await worker.connect(token: token, path: "/socket/websocket")
             _ = try await socket.close()
         }
+    }
+
+    /// Sends a WebSocket upgrade request by hand and returns the status and body of the answer.
+    static func rawUpgrade(port: Int, target: String, apikeyHeader: String? = nil) throws -> (status: Int, body: String) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("cannot connect to the worker") }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        if let apikeyHeader { request += "apikey: \(apikeyHeader)\r\n" }
+        request += "\r\n"
+        _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            response += buffer[0..<count]
+            let text = String(decoding: response, as: UTF8.self)
+            if text.hasPrefix("HTTP/1.1 101"), text.contains("\r\n\r\n") { break }
+        }
+        let text = String(decoding: response, as: UTF8.self)
+        let status = Int(text.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        return (status, body)
     }
 
     @Test func leaveRepliesThenClosesTheJoin() async throws {

@@ -1,9 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// The worker's HTTP side: `/realtime/v1/websocket`, `/health` and `/metrics`.
 ///
@@ -41,35 +43,50 @@ public struct RealtimeServer: Sendable {
         let webSocket = WebSocketServerConfiguration(
             maxFrameSize: 16 << 20, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5))
         let configuration = hub.configuration
+        let server = HTTPServerBuilder { responder in
+            RealtimeUpgradeChannel(responder: responder, webSocket: webSocket) { head, _, logger in
+                await Self.decide(
+                    target: head.uri, header: { head.headers[$0].first }, hub: hub, logger: logger)
+            }
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(ws: webSocket)) { request, channel, logger in
-                switch Self.admission(for: request, hub: hub) {
-                case .refused(let status, let reason):
-                    logger.debug("websocket upgrade refused", metadata: ["http.status": "\(status.code)", "realtime.reason": "\(reason)"])
-                    return .dontUpgrade
-                case .pendingTokenCheck(let version, let token):
-                    do throws(RealtimeTokenError) {
-                        _ = try await hub.verifier.verify(token)
-                    } catch {
-                        logger.debug("websocket upgrade refused", metadata: ["http.status": "401", "realtime.reason": "\(error.reason)"])
-                        return .dontUpgrade
-                    }
-                    return .upgrade([:]) { inbound, outbound, context in
-                        guard let outbox = hub.registry.addClient(version: version, capacity: configuration.outboundBufferFrames)
-                        else {
-                            try await outbound.close(.goingAway, reason: "Server is shutting down")
-                            return
-                        }
-                        let session = RealtimeSession(
-                            hub: hub, outbox: outbox, connectionToken: token, channel: channel, logger: context.logger)
-                        await session.run(inbound: inbound, outbound: outbound)
-                    }
-                }
-            },
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "compass-worker"),
             onServerRunning: onServerRunning,
             logger: hub.logger)
+    }
+
+    /// Upgrades a valid request into a session; refuses others with the protocol's status.
+    static func decide(
+        target: String, header: (String) -> String?, hub: RealtimeHub, logger: Logger
+    ) async -> RealtimeUpgradeChannel.Decision {
+        let version: RealtimeProtocolVersion
+        let token: String
+        switch admission(target: target, header: header) {
+        case .refused(let status, let reason):
+            logger.debug("websocket upgrade refused", metadata: ["http.status": "\(status.code)", "realtime.reason": "\(reason)"])
+            return .refuse(status, reason: reason)
+        case .pendingTokenCheck(let requested, let presented):
+            version = requested
+            token = presented
+        }
+        do throws(RealtimeTokenError) {
+            _ = try await hub.verifier.verify(token)
+        } catch {
+            logger.debug("websocket upgrade refused", metadata: ["http.status": "401", "realtime.reason": "\(error.reason)"])
+            return .refuse(.unauthorized, reason: error.reason)
+        }
+        let capacity = hub.configuration.outboundBufferFrames
+        return .upgrade { inbound, outbound, context in
+            guard let outbox = hub.registry.addClient(version: version, capacity: capacity) else {
+                try await outbound.close(.goingAway, reason: "Server is shutting down")
+                return
+            }
+            let session = RealtimeSession(
+                hub: hub, outbox: outbox, connectionToken: token, channel: context.channel, logger: context.logger)
+            await session.run(inbound: inbound, outbound: outbound)
+        }
     }
 
     /// What an upgrade request gets before its token is checked.
@@ -79,16 +96,14 @@ public struct RealtimeServer: Sendable {
     }
 
     /// Checks path, `vsn` and the presence of `apikey` (query, `apikey` or `x-api-key` header).
-    static func admission(for request: HTTPRequest, hub: RealtimeHub) -> Admission {
-        let (path, query) = splitPathAndQuery(request.path ?? "")
-        guard webSocketPaths.contains(path) else { return .refused(.notFound, "not a websocket path") }
+    static func admission(target: String, header: (String) -> String?) -> Admission {
+        let (path, query) = splitPathAndQuery(target)
+        guard webSocketPaths.contains(path) else { return .refused(.notFound, "no websocket endpoint at \(path.prefix(100))") }
         guard let version = RealtimeProtocolVersion(vsn: query["vsn"]) else {
-            return .refused(.forbidden, "unsupported vsn")
+            return .refused(.forbidden, "unsupported protocol version (vsn): use 1.0.0 or 2.0.0")
         }
-        let token =
-            query["apikey"] ?? request.headerFields[HTTPField.Name("apikey")!]
-            ?? request.headerFields[HTTPField.Name("x-api-key")!]
-        guard let token, !token.isEmpty else { return .refused(.unauthorized, "missing apikey") }
+        let token = query["apikey"] ?? header("apikey") ?? header("x-api-key")
+        guard let token, !token.isEmpty else { return .refused(.unauthorized, "apikey is missing") }
         return .pendingTokenCheck(version, token)
     }
 
