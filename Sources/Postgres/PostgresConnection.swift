@@ -62,6 +62,9 @@ public actor PostgresConnection {
             PQfinish(connection)
             throw PostgresError(code: .connectionFailed, message: "could not switch the connection to non-blocking mode")
         }
+        // libpq prints server notices (and a terminated backend's FATAL) to stderr by
+        // default; errors already reach callers as thrown PostgresErrors.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         owned = LibPQHandle(connection: connection, cancel: PQgetCancel(connection))
         logger.debug("connected", metadata: ["pg.endpoint": "\(configuration.endpoint)", "pg.pid": "\(backendPID)"])
     }
