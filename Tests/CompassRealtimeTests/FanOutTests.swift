@@ -145,6 +145,30 @@ struct FanOutTests {
         }
     }
 
+    @Test func bothVisibilityPathsAgree() async throws {
+        try await FanOutHarness.with { harness in
+            let interactions = try #require(
+                try await harness.catalog.metadata(for: RealtimeTableName(schema: "public", table: "interactions")))
+            let rows = try await harness.writer.query(
+                "SELECT id::text FROM public.interactions ORDER BY user_id, id LIMIT 40")
+            let keys = try rows.map { [try $0.decode(String.self, at: 0)] } + [["00000000-0000-4000-8000-000000000000"]]
+            let checks = [Demo.sofia, Demo.marcus, Demo.maria, Demo.grace, Demo.jordan].map {
+                RealtimeAuthorizer.Check(table: interactions, key: Demo.claims($0).authorizationKey, rowKeys: keys)
+            } + [
+                RealtimeAuthorizer.Check(
+                    table: interactions, key: .init(role: .anon, claimsJSON: #"{"role":"anon"}"#), rowKeys: keys)
+            ]
+            let authorizer = RealtimeAuthorizer(database: harness.realtime)
+            let together = try await authorizer.visibleRowsInOneStatement(checks)
+            let separately = try await authorizer.visibleRowsBySegment(checks)
+            #expect(together == separately)
+            #expect(together[0].isEmpty == false)  // Sofia sees her own
+            #expect(together[4].isEmpty)  // Jordan has no family and no interactions
+            #expect(together[5].isEmpty)  // anon sees nothing
+            #expect(together[2].isSuperset(of: together[0]))  // her mother sees what Sofia sees
+        }
+    }
+
     @Test func invalidBindingsAreRefusedWithReasons() async throws {
         try await FanOutHarness.with { harness in
             func problem(_ binding: RealtimeJSON) async -> String? {

@@ -1,20 +1,30 @@
 import Postgres
 
+import Synchronization
+
 /// Asks Postgres which rows a set of subscribers may see, all in one round trip.
 ///
-/// Each check is one (table, role + claims) group with the keys of the rows to test. Every
-/// group becomes one pipeline segment (its own implicit transaction, closed by its own
-/// sync), so one group's failure — say a role without SELECT on the table — fails only
-/// that group:
+/// Each check is one (table, role + claims) group with the keys of the rows to test. The
+/// usual path is one statement for every group, `realtime.visible_rows($1)` (migration
+/// 0007), which switches role and claims per group the way PostgREST does and reuses a
+/// prepared plan per table. If that call fails (the migration is missing, a policy
+/// raises), the batch is checked again with one pipeline segment per group — its own
+/// implicit transaction, closed by its own sync — so one group's failure fails only it:
 ///
 /// ```sql
 /// SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)
 /// SELECT u.ord FROM unnest($1::uuid[]) WITH ORDINALITY AS u(k0, ord)
 ///  WHERE EXISTS (SELECT 1 FROM "public"."interactions" AS t WHERE t."id" = u.k0)
 /// ```
-/// RLS policies then decide, with the subscriber's claims, exactly as for a PostgREST read.
-struct RealtimeAuthorizer: Sendable {
+/// Either way RLS policies decide, with the subscriber's claims, exactly as for a PostgREST read.
+final class RealtimeAuthorizer: Sendable {
     let database: RealtimeDatabase
+    /// Cleared once `realtime.visible_rows` turns out to be missing.
+    private let functionAvailable = Mutex(true)
+
+    init(database: RealtimeDatabase) {
+        self.database = database
+    }
 
     /// One group to check: a table, who asks, and the rows' primary-key values as text.
     struct Check: Sendable {
@@ -29,6 +39,60 @@ struct RealtimeAuthorizer: Sendable {
     /// it sees nothing.
     func visibleRows(_ checks: [Check]) async throws -> [Set<Int>] {
         guard !checks.isEmpty else { return [] }
+        if functionAvailable.withLock({ $0 }) {
+            do {
+                return try await visibleRowsInOneStatement(checks)
+            } catch let error as PostgresError where !RealtimeDatabase.isTransient(error) {
+                if error.sqlState?.rawValue == "42883" {  // undefined_function: 0007 not applied
+                    functionAvailable.withLock { $0 = false }
+                }
+                database.logger.warning(
+                    "realtime.visible_rows failed; checking this batch group by group", metadata: ["pg.error": "\(error)"])
+            }
+        }
+        return try await visibleRowsBySegment(checks)
+    }
+
+    /// All groups in one call of `realtime.visible_rows`.
+    func visibleRowsInOneStatement(_ checks: [Check]) async throws -> [Set<Int>] {
+        var json = "["
+        for (index, check) in checks.enumerated() {
+            if index > 0 { json += "," }
+            json += #"{"role":"# + RealtimeJSON.quoted(check.key.role.rawValue)
+            json += #","claims":"# + RealtimeJSON.quoted(check.key.claimsJSON)
+            json += #","relation":"# + RealtimeJSON.quoted(check.table.quotedName)
+            json += #","keys":["#
+            for (row, keys) in check.rowKeys.enumerated() {
+                if row > 0 { json += "," }
+                json += "[" + keys.map(RealtimeJSON.quoted).joined(separator: ",") + "]"
+            }
+            json += "]}"
+        }
+        json += "]"
+        let checksJSON = PostgresJSON(text: json)
+        let result = try await database.pool.withConnection { connection in
+            let results = try await connection.pipeline(segments: [[
+                RealtimeDatabase.serviceRoleScope,
+                "SELECT check_index, row_index FROM realtime.visible_rows(\(checksJSON)::jsonb)",
+            ]])[0]
+            guard case .failure(let error) = results[1] else { return try results[1].get() }
+            if !RealtimeDatabase.isTransient(error) {
+                // A stale per-table statement (the table changed) must not fail the next call too.
+                _ = try? await connection.query("DEALLOCATE ALL")
+            }
+            throw error
+        }
+        var visible = Array(repeating: Set<Int>(), count: checks.count)
+        for row in result {
+            let check = try row.decode(Int.self, at: 0)
+            let index = try row.decode(Int.self, at: 1)
+            if visible.indices.contains(check) { visible[check].insert(index) }
+        }
+        return visible
+    }
+
+    /// One pipeline segment per group.
+    func visibleRowsBySegment(_ checks: [Check]) async throws -> [Set<Int>] {
         let segments = checks.map { [Self.scope($0.key), Self.visibilityQuery($0)] }
         let results = try await database.pool.withConnection { try await $0.pipeline(segments: segments) }
         var visible: [Set<Int>] = []

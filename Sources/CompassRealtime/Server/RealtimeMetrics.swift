@@ -20,22 +20,24 @@ public final class RealtimeMetrics: Sendable {
 
     /// Registers every metric.
     public init() {
-        clients = registry.makeGauge(name: "realtime_clients", help: "Connected WebSocket clients.")
-        channels = registry.makeGauge(name: "realtime_channels", help: "Joined channels.")
-        bindings = registry.makeGauge(name: "realtime_subscriptions", help: "postgres_changes bindings of joined channels.")
+        func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "realtime", metricName: metric, unitName: unit, helpText: help)
+        }
+        clients = registry.makeGauge(descriptor: name("clients", "", "Connected WebSocket clients."))
+        channels = registry.makeGauge(descriptor: name("channels", "", "Joined channels."))
+        bindings = registry.makeGauge(descriptor: name("subscriptions", "", "postgres_changes bindings of joined channels."))
         changesReceived = registry.makeCounter(
-            name: "realtime_changes_received_total", help: "Row changes read from realtime.changes.")
+            descriptor: name("changes_received", "total", "Row changes read from realtime.changes."))
         eventsQueued = registry.makeCounter(
-            name: "realtime_events_authorized_total", help: "Change events that passed filters and RLS and were queued.")
-        messagesSent = registry.makeCounter(name: "realtime_messages_sent_total", help: "Frames written to clients.")
+            descriptor: name("events_authorized", "total", "Change events that passed filters and RLS and were queued."))
+        messagesSent = registry.makeCounter(descriptor: name("messages_sent", "total", "Frames written to clients."))
         clientsDropped = registry.makeCounter(
-            name: "realtime_clients_dropped_total", help: "Clients closed because their queue overflowed.")
+            descriptor: name("clients_dropped", "total", "Clients closed because their queue overflowed."))
         databaseReconnects = registry.makeCounter(
-            name: "realtime_database_reconnects_total", help: "Times the LISTEN connection came back after a drop.")
+            descriptor: name("database_reconnects", "total", "Times the LISTEN connection came back after a drop."))
         commitToSend = registry.makeDurationHistogram(
-            name: "realtime_commit_to_send_seconds",
-            buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].map { Duration.milliseconds($0) },
-            help: "From the change's created_at to the frame being written to the socket.")
+            descriptor: name("commit_to_send", "seconds", "From the change's created_at to the frame being written to the socket."),
+            buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].map { Duration.milliseconds($0) })
     }
 
     /// Records a frame carrying a change recorded at `recordedAtMicroseconds`, written now.
