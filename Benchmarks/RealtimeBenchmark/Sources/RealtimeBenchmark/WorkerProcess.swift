@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The release `compass-worker`, run as a child process so its memory can be measured.
+struct WorkerProcess {
+    let process: ChildProcess
+    let port: Int
+
+    static func start(binary: String, databaseURL: String, secret: String, logPath: String) async throws -> WorkerProcess {
+        let port = try freePort()
+        let process = try ChildProcess(
+            [binary],
+            environment: [
+                "DATABASE_URL": databaseURL, "COMPASS_JWT_SECRET": secret, "COMPASS_WORKER_HOST": "127.0.0.1",
+                "COMPASS_WORKER_PORT": String(port), "LOG_LEVEL": "warning",
+            ],
+            outputPath: logPath)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if try await health(port: port) == 200 { return WorkerProcess(process: process, port: port) }
+            guard process.isRunning else { throw BenchmarkError("the worker exited: \(process.output.suffix(2000))") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw BenchmarkError("the worker did not become healthy: \(process.output.suffix(2000))")
+    }
+
+    /// SIGTERM, then wait.
+    func stop() async {
+        process.signal(SIGTERM)
+        _ = await process.waitForExit()
+    }
+
+    /// A counter from `/metrics`.
+    func metric(_ name: String) async -> Double? {
+        guard let (data, _) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!) else { return nil }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Double(line.split(separator: " ").last ?? "")
+        }
+        return nil
+    }
+
+    static func health(port: Int) async throws -> Int {
+        do {
+            let (_, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        } catch {
+            return 0
+        }
+    }
+
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) }
+        }
+        guard bound == 0 else { throw BenchmarkError("cannot find a free port") }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
