@@ -109,6 +109,19 @@ struct FanOutTests {
         }
     }
 
+    @Test func backlogsLargerThanAPageArriveOnceInOrder() async throws {
+        try await FanOutHarness.with(pageSize: 7) { harness in
+            let watcher = try await harness.subscribe(Demo.serviceRole, [Self.allInteractions])
+            var ids: [String] = []
+            try await harness.writer.query("BEGIN")
+            for index in 0..<30 { ids.append(try await harness.insertInteraction(by: Demo.marcus, content: "tx \(index)")) }
+            try await harness.writer.query("COMMIT")
+            for index in 0..<12 { ids.append(try await harness.insertInteraction(by: Demo.sofia, content: "single \(index)")) }
+            let received = try await watcher.changeEvents(count: ids.count + 1, timeout: .seconds(4)).compactMap { $0.recordValue("id") }
+            #expect(received == ids)
+        }
+    }
+
     @Test func oversizedRowArrivesWhole() async throws {
         try await FanOutHarness.with { harness in
             let watcher = try await harness.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])

@@ -81,13 +81,13 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
     /// exactly after the last delivered change.
     func drain(_ cursor: inout ChangeCursor, into sink: some RealtimeChangeSink) async throws {
         repeat {
-            let (roundSnapshot, changes) = try await readPage(after: cursor)
-            if !changes.isEmpty { await sink.deliver(changes) }
-            cursor.advance(roundSnapshot: roundSnapshot, lastID: changes.last?.id, pageWasFull: changes.count >= pageSize)
+            let (roundSnapshot, page) = try await readPage(after: cursor)
+            if !page.isEmpty { await sink.deliver(page.map(\.change)) }
+            cursor.advance(roundSnapshot: roundSnapshot, last: page.last?.position, pageWasFull: page.count >= pageSize)
         } while cursor.isMidRound
     }
 
-    private func readPage(after cursor: ChangeCursor) async throws -> (snapshot: String, changes: [RealtimeChange]) {
+    private func readPage(after cursor: ChangeCursor) async throws -> (snapshot: String, page: [PagedChange]) {
         if let round = cursor.pendingRound {
             let query: PostgresQuery = """
                 SELECT \(unescaped: Self.columns)
@@ -95,11 +95,11 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
                  WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
                    AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
                    AND pg_visible_in_snapshot(c.xid, \(round.snapshot)::pg_snapshot)
-                   AND c.id > \(round.lastID)
-                 ORDER BY c.id
+                   AND (c.xid, c.id) > (\(round.last.xid)::xid8, \(round.last.id))
+                 ORDER BY c.xid, c.id
                  LIMIT \(pageSize)
                 """
-            let result = try await database.asServiceRole([query])[0]
+            let result = try await database.asServiceRole([Self.indexOnly, query])[1]
             return (round.snapshot, try result.map { try Self.change(from: $0, offset: 0) })
         }
         // One statement takes the new snapshot and reads with it: pg_current_snapshot() is
@@ -112,31 +112,41 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
                       FROM realtime.changes AS c
                      WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
                        AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
-                     ORDER BY c.id
+                     ORDER BY c.xid, c.id
                      LIMIT \(pageSize)
                    ) AS page ON true
             """
-        let result = try await database.asServiceRole([query])[0]
+        let result = try await database.asServiceRole([Self.indexOnly, query])[1]
         let snapshot = try result[0].decode(String.self, at: 0)
-        var changes: [RealtimeChange] = []
-        changes.reserveCapacity(result.count)
+        var page: [PagedChange] = []
+        page.reserveCapacity(result.count)
         for row in result where row.rawValues[1] != nil {
-            changes.append(try Self.change(from: row, offset: 1))
+            page.append(try Self.change(from: row, offset: 1))
         }
-        return (snapshot, changes)
+        return (snapshot, page)
     }
+
+    /// A change with its place in page order.
+    struct PagedChange {
+        var change: RealtimeChange
+        var position: ChangeCursor.Position
+    }
+
+    /// The poll must walk the (xid, id) index: a sequential scan, chosen on stale statistics
+    /// of this fast-growing table, would read every stored change on every poll.
+    private static let indexOnly: PostgresQuery = "SELECT set_config('enable_seqscan', 'off', true)"
 
     private static let columns = """
         c.id, c.schema_name, c.table_name, c.type, c.record::text, c.old_record::text,
-        (extract(epoch FROM c.created_at) * 1000000)::int8
+        (extract(epoch FROM c.created_at) * 1000000)::int8, c.xid::text
         """
 
-    private static func change(from row: PostgresRow, offset: Int) throws -> RealtimeChange {
+    private static func change(from row: PostgresRow, offset: Int) throws -> PagedChange {
         let typeName = try row.decode(String.self, at: offset + 3)
         guard let type = RealtimeChangeType(rawValue: typeName) else {
             throw PostgresDecodingFailure("unknown change type")
         }
-        return RealtimeChange(
+        let change = RealtimeChange(
             id: try row.decode(Int64.self, at: offset),
             schema: try row.decode(String.self, at: offset + 1),
             table: try row.decode(String.self, at: offset + 2),
@@ -144,5 +154,7 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
             recordJSON: try row.decode(String?.self, at: offset + 4),
             oldRecordJSON: try row.decode(String?.self, at: offset + 5),
             recordedAtMicroseconds: try row.decode(Int64.self, at: offset + 6))
+        let position = ChangeCursor.Position(xid: try row.decode(String.self, at: offset + 7), id: change.id)
+        return PagedChange(change: change, position: position)
     }
 }

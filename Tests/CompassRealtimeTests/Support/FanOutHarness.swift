@@ -20,7 +20,7 @@ struct FanOutHarness {
     let writer: PostgresConnection
 
     /// Runs `body` with the source running; tears everything down afterwards.
-    static func with(_ body: (FanOutHarness) async throws -> Void) async throws {
+    static func with(pageSize: Int? = nil, _ body: (FanOutHarness) async throws -> Void) async throws {
         try await TestDatabase.with(demoData: true) { database in
             let realtime = RealtimeDatabase(configuration: database.configuration, logger: TestDatabase.logger)
             let registry = SubscriptionRegistry()
@@ -31,8 +31,10 @@ struct FanOutHarness {
             let applicationName = "rt-listen-\(UUID().uuidString.prefix(8))"
             var listenerConfiguration = database.configuration
             listenerConfiguration.set("application_name", applicationName)
-            let source = SnapshotChangeSource(
+            var configuredSource = SnapshotChangeSource(
                 database: realtime, listenerConfiguration: listenerConfiguration, logger: TestDatabase.logger)
+            if let pageSize { configuredSource.pageSize = pageSize }
+            let source = configuredSource
             let writer = try await database.connect()
             let harness = FanOutHarness(
                 database: database, realtime: realtime, registry: registry, catalog: catalog, dispatcher: dispatcher,
