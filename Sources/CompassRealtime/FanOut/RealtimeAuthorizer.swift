@@ -5,8 +5,8 @@ import Synchronization
 /// Asks Postgres which rows a set of subscribers may see, all in one round trip.
 ///
 /// Each check is one (table, role + claims) group with the keys of the rows to test. The
-/// usual path is one statement for every group, `realtime.visible_rows($1)` (migration
-/// 0007), which switches role and claims per group the way PostgREST does and reuses a
+/// usual path is one statement for every group, `realtime.visible_rows($1)` (migrations
+/// 0007 and 0009), which switches role and claims per group the way PostgREST does and reuses a
 /// prepared plan per table. If that call fails (the migration is missing, a policy
 /// raises), the batch is checked again with one pipeline segment per group — its own
 /// implicit transaction, closed by its own sync — so one group's failure fails only it:
@@ -14,7 +14,7 @@ import Synchronization
 /// ```sql
 /// SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)
 /// SELECT u.ord FROM unnest($1::uuid[]) WITH ORDINALITY AS u(k0, ord)
-///  WHERE EXISTS (SELECT 1 FROM "public"."interactions" AS t WHERE t."id" = u.k0)
+///  CROSS JOIN LATERAL (SELECT FROM "public"."interactions" AS t WHERE t."id" = u.k0 LIMIT 1) AS found
 /// ```
 /// Either way RLS policies decide, with the subscriber's claims, exactly as for a PostgREST read.
 final class RealtimeAuthorizer: Sendable {
@@ -127,10 +127,12 @@ final class RealtimeAuthorizer: Sendable {
             query.sql += "$\(query.binds.count)::\(column.sqlType)[]"
         }
         let aliases = keyColumns.indices.map { "k\($0)" }
-        query.sql += ") WITH ORDINALITY AS u(\(aliases.joined(separator: ", ")), ord) WHERE EXISTS (SELECT 1 FROM "
+        // A LATERAL probe per key, LIMIT 1: always a primary-key lookup with the policy as a
+        // filter (EXISTS could become a hash join over every row the subscriber may see).
+        query.sql += ") WITH ORDINALITY AS u(\(aliases.joined(separator: ", ")), ord) CROSS JOIN LATERAL (SELECT FROM "
         query.sql += check.table.quotedName + " AS t WHERE "
         query.sql += zip(keyColumns, aliases).map { "t.\($0.quotedName) = u.\($1)" }.joined(separator: " AND ")
-        query.sql += ")"
+        query.sql += " LIMIT 1) AS found"
         return query
     }
 }
