@@ -50,6 +50,18 @@ struct RealtimeFilterTests {
         #expect(throws: RealtimeFilterError.self) { try compiled("user_id=eq.not-a-uuid", .uuid) }
     }
 
+    @Test func uuidsAreReadInEveryFormPostgresAccepts() {
+        let canonical = "a1000000-0000-4000-8000-00000000000f"
+        for written in [canonical, "A10000000000400080000000000000 0F".replacingOccurrences(of: " ", with: ""),
+                        "{a1000000-0000-4000-8000-00000000000F}", "a100-0000-0000-4000-8000-0000-0000-000f"] {
+            #expect(RealtimeFilterValue.canonicalUUID(written) == canonical, "\(written)")
+        }
+        for bad in ["", "{}", "a1000000-0000-4000-8000-00000000000", "a1000000-0000-4000-8000-00000000000f0",
+                    "g1000000-0000-4000-8000-00000000000f", "{a1000000-0000-4000-8000-00000000000f", "é1000000-0000-4000-8000-00000000000"] {
+            #expect(RealtimeFilterValue.canonicalUUID(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func numbersCompareNumerically() throws {
         #expect(try compiled("age=lt.65", .integer).matches(.number("9")))
         #expect(!(try compiled("age=lt.65", .integer).matches(.number("100"))))

@@ -1,5 +1,6 @@
 -- Schema-wide conventions: roles, the auth helpers, timestamptz everywhere,
--- fixed search_path on every function, SECURITY DEFINER functions closed to
+-- fixed search_path on every function but the inlined claim accessors,
+-- SECURITY DEFINER functions closed to
 -- the API roles, RLS on every table, an index behind every foreign key, and
 -- the grants RLS relies on.
 -- Does not depend on the demo data.
@@ -7,7 +8,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(28);
+SELECT plan(31);
 
 -- Roles (5) --------------------------------------------------------------------------------
 
@@ -72,8 +73,56 @@ SELECT is_empty(
                           WHERE d.classid = 'pg_catalog.pg_proc'::regclass
                             AND d.objid = p.oid AND d.deptype = 'e')
          AND NOT EXISTS (SELECT FROM unnest(p.proconfig) AS setting
-                          WHERE setting LIKE 'search_path=%')$$,
-    'every function in public, auth, realtime and private has a fixed search_path');
+                          WHERE setting LIKE 'search_path=%')
+         AND p.oid NOT IN ('auth.jwt()'::regprocedure, 'auth.uid()'::regprocedure,
+                           'auth.role()'::regprocedure, 'auth.email()'::regprocedure)$$,
+    'every function in public, auth, realtime and private has a fixed search_path, but the claim accessors');
+
+-- The claim accessors (3): no SET clause, so the planner inlines them into policies (0010).
+-- In exchange they are plain SQL, not SECURITY DEFINER, and name nothing through search_path.
+SELECT is_empty(
+    $$SELECT p.proname::text
+        FROM pg_catalog.pg_proc AS p
+        JOIN pg_catalog.pg_language AS l ON l.oid = p.prolang
+       WHERE p.pronamespace = 'auth'::regnamespace AND p.proname IN ('jwt', 'uid', 'role', 'email')
+         AND (p.prosecdef OR l.lanname <> 'sql' OR p.provolatile <> 's' OR p.proconfig IS NOT NULL)$$,
+    'the claim accessors are stable SQL functions, not SECURITY DEFINER, without SET clauses');
+
+-- A search_path that shadows current_setting and text <> must not change their answers.
+CREATE SCHEMA hostile;
+CREATE FUNCTION hostile.current_setting(text, boolean) RETURNS text
+    LANGUAGE sql AS $$ SELECT '{"sub": "00000000-0000-4000-8000-0000000000ff", "role": "service_role"}' $$;
+CREATE FUNCTION hostile.never_differs(text, text) RETURNS boolean LANGUAGE sql AS $$ SELECT false $$;
+CREATE OPERATOR hostile.<> (LEFTARG = text, RIGHTARG = text, FUNCTION = hostile.never_differs);
+SELECT set_config('request.jwt.claims',
+                  '{"sub": "a1000000-0000-4000-8000-000000000001", "role": "authenticated", "email": "m@example.com"}', true);
+SET LOCAL search_path = hostile, pg_catalog, public;
+SELECT results_eq(
+    $$SELECT auth.uid()::text, auth.role(), auth.email(), auth.jwt() ->> 'sub'$$,
+    $$VALUES ('a1000000-0000-4000-8000-000000000001', 'authenticated', 'm@example.com',
+              'a1000000-0000-4000-8000-000000000001')$$,
+    'the claim accessors read the real settings whatever the search_path');
+RESET search_path;
+
+-- Inlined: a policy's auth.uid() becomes the setting read itself, not a function call.
+CREATE FUNCTION pg_temp.plan_text(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (VERBOSE) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    RETURN plan;
+END
+$$;
+SET LOCAL ROLE authenticated;
+SELECT ok(
+    pg_temp.plan_text('SELECT id FROM public.activities') ~ 'current_setting'
+        AND pg_temp.plan_text('SELECT id FROM public.activities') !~ 'uid\(\)',
+    'auth.uid() is inlined into the activities policy');
+RESET ROLE;
+
 SELECT is_empty(
     $$SELECT p.oid::regprocedure::text || ' executable by ' || grantee.rolname
         FROM pg_catalog.pg_proc AS p

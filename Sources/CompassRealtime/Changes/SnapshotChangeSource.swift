@@ -77,14 +77,27 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
 
     /// Reads and delivers every change committed since the cursor's snapshot, page by page.
     ///
-    /// The cursor only moves after a page is delivered, so a failure mid-way resumes
-    /// exactly after the last delivered change.
+    /// Each page is delivered while the next one is read (on another connection), so the
+    /// database and the fan-out work side by side; the read-ahead after a round's last page
+    /// starts the next round, and the drain ends when a read finds nothing new. The cursor
+    /// only moves after a page is delivered, so a failure mid-way resumes exactly after the
+    /// last delivered change.
     func drain(_ cursor: inout ChangeCursor, into sink: some RealtimeChangeSink) async throws {
-        repeat {
-            let (roundSnapshot, page) = try await readPage(after: cursor)
-            if !page.isEmpty { await sink.deliver(page.map(\.change)) }
-            cursor.advance(roundSnapshot: roundSnapshot, last: page.last?.position, pageWasFull: page.count >= pageSize)
-        } while cursor.isMidRound
+        var read = try await readPage(after: cursor)
+        while true {
+            var advanced = cursor
+            advanced.advance(
+                roundSnapshot: read.snapshot, last: read.page.last?.position, pageWasFull: read.page.count >= pageSize)
+            let afterPage = advanced
+            if read.page.isEmpty {
+                cursor = afterPage
+                return
+            }
+            async let following = readPage(after: afterPage)
+            await sink.deliver(read.page.map(\.change))
+            cursor = afterPage
+            read = try await following
+        }
     }
 
     private func readPage(after cursor: ChangeCursor) async throws -> (snapshot: String, page: [PagedChange]) {

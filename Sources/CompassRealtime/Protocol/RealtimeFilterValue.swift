@@ -135,22 +135,29 @@ public enum RealtimeFilterValue: Sendable, Hashable {
     }
 
     /// The lower-case hyphenated form of a uuid written any way Postgres accepts.
+    ///
+    /// Byte-level: the fan-out canonicalizes the filtered column of every change it matches.
     static func canonicalUUID(_ text: String) -> String? {
-        var hex: [Character] = []
-        var body = Substring(text)
-        if body.hasPrefix("{") && body.hasSuffix("}") { body = body.dropFirst().dropLast() }
-        for character in body {
-            if character == "-" { continue }
-            guard character.isHexDigit else { return nil }
-            hex.append(Character(character.lowercased()))
+        var body = Substring(text).utf8[...]
+        if body.first == UInt8(ascii: "{") && body.last == UInt8(ascii: "}") { body = body.dropFirst().dropLast() }
+        var digits = 0
+        var canonical = [UInt8]()
+        canonical.reserveCapacity(36)
+        for byte in body {
+            if byte == UInt8(ascii: "-") { continue }
+            let lower: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lower = byte
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): lower = byte + 32
+            default: return nil
+            }
+            guard digits < 32 else { return nil }
+            if digits == 8 || digits == 12 || digits == 16 || digits == 20 { canonical.append(UInt8(ascii: "-")) }
+            canonical.append(lower)
+            digits += 1
         }
-        guard hex.count == 32 else { return nil }
-        var result = ""
-        for (index, character) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(index) { result.append("-") }
-            result.append(character)
-        }
-        return result
+        guard digits == 32 else { return nil }
+        return String(decoding: canonical, as: UTF8.self)
     }
 }
 

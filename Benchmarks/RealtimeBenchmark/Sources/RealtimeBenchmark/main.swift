@@ -54,6 +54,9 @@ struct ScaleResult {
     var saturatedSent: Int
     var idleMemory: Double
     var peakMemory: Double
+    /// CPU microseconds per saturated delivery: the worker, and its database sessions.
+    var workerMicrosPerDelivery: Double?
+    var sessionMicrosPerDelivery: Double?
 }
 
 func workerBinary() throws -> String {
@@ -100,12 +103,19 @@ func runScale(clients: Int, options: Options, database: BenchmarkDatabase, binar
     let paced = log.summary(of: pacedIDs)
 
     // Saturated: writers as fast as they go; deliveries per second is the fan-out's ceiling.
+    let monitor = try await database.connect()
+    let workerCPUBefore = CPUTime.seconds(of: worker.process.pid)
+    let sessionCPUBefore = CPUTime.snapshot(try await CPUTime.workerSessionPIDs(monitor))
     let saturatedStart = ContinuousClock.now
     let saturatedIDs = try await inserter.flat(
         out: .seconds(options.phaseSeconds), batch: 50, connections: 3, log: log)
     let insertSeconds = (ContinuousClock.now - saturatedStart).seconds
     try await waitForDeliveries(saturatedIDs, log: log, quietFor: .seconds(5), atMost: .seconds(120))
     let saturated = log.summary(of: saturatedIDs)
+    let workerCPU = CPUTime.seconds(of: worker.process.pid).flatMap { after in workerCPUBefore.map { after - $0 } }
+    let sessionCPU = CPUTime.used(by: try await CPUTime.workerSessionPIDs(monitor), since: sessionCPUBefore)
+    await monitor.close()
+    let perDelivery = { (seconds: Double?) in seconds.map { $0 * 1_000_000 / Double(max(saturated.delivered, 1)) } }
     let elapsed = ((saturated.lastArrival ?? .now) - saturatedStart).seconds
     let peakMemory = worker.process.memory.peak
 
@@ -118,7 +128,8 @@ func runScale(clients: Int, options: Options, database: BenchmarkDatabase, binar
         saturatedDeliveriesPerSecond: Double(saturated.delivered) / max(elapsed, 0.001),
         saturatedInsertsPerSecond: Double(saturatedIDs.count) / insertSeconds,
         saturated: Percentiles(saturated.latencies), saturatedDelivered: saturated.delivered, saturatedSent: saturatedIDs.count,
-        idleMemory: idleMemory, peakMemory: peakMemory)
+        idleMemory: idleMemory, peakMemory: peakMemory,
+        workerMicrosPerDelivery: perDelivery(workerCPU), sessionMicrosPerDelivery: perDelivery(sessionCPU))
 }
 
 /// Rows per second written with and without the realtime trigger (no worker running).
@@ -144,11 +155,18 @@ func insertThroughput(database: BenchmarkDatabase, users: Int, seconds: Double) 
     return rows
 }
 
+/// "worker + sessions" CPU µs per delivery, or n/a off this machine.
+func cpuCell(_ result: ScaleResult) -> String {
+    guard let worker = result.workerMicrosPerDelivery else { return "n/a" }
+    guard let sessions = result.sessionMicrosPerDelivery else { return format(worker, decimals: 0) + " + n/a" }
+    return format(worker, decimals: 0) + " + " + format(sessions, decimals: 0)
+}
+
 func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], options: Options) {
     func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
     let header = [
         "clients", "subscribe", "paced rows/s", "delivered", "p50 ms", "p95 ms", "p99 ms", "saturated deliveries/s",
-        "inserts/s", "sat. p50 ms", "sat. p95 ms", "RSS idle MiB", "RSS peak MiB",
+        "inserts/s", "sat. p50 ms", "sat. p95 ms", "CPU µs/delivery (worker + db)", "RSS idle MiB", "RSS peak MiB",
     ]
     let rows = results.map { result -> [String] in
         [
@@ -156,7 +174,7 @@ func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], 
             "\(result.pacedDelivered)/\(result.pacedSent)", format(result.paced.p50), format(result.paced.p95),
             format(result.paced.p99), format(result.saturatedDeliveriesPerSecond, decimals: 0) + " (\(result.saturatedDelivered)/\(result.saturatedSent))",
             format(result.saturatedInsertsPerSecond, decimals: 0), format(result.saturated.p50, decimals: 0),
-            format(result.saturated.p95, decimals: 0), format(result.idleMemory), format(result.peakMemory),
+            format(result.saturated.p95, decimals: 0), cpuCell(result), format(result.idleMemory), format(result.peakMemory),
         ]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -169,6 +187,13 @@ func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], 
     print("Insert throughput into public.activities (rows/s, no worker running)")
     for (label, with, without) in inserts {
         print("  \(pad(label, 36))  with trigger \(format(with, decimals: 0))  without \(format(without, decimals: 0))  (\(format(100 * (1 - with / without), decimals: 0))% cost)")
+    }
+    print("")
+    for result in results {
+        guard let worker = result.workerMicrosPerDelivery, let sessions = result.sessionMicrosPerDelivery else { continue }
+        print(
+            "\(result.clients) clients: fan-out costs \(format(worker + sessions, decimals: 0)) CPU µs per delivery, "
+                + "≈ \(format(1_000_000 / (worker + sessions), decimals: 0)) RLS-checked deliveries per CPU-core second")
     }
     print("")
     print("Anchor: Supabase Realtime Postgres Changes tops out at 3,000-4,000 RLS-checked msgs/s, p95 ≈ 230 ms at 500 clients;")
