@@ -12,8 +12,8 @@
 -- operator and type below is spelled with pg_catalog, and NULLIF (which looks
 -- its `=` up by name) is written as CASE with a qualified operator. These four
 -- functions are not SECURITY DEFINER; sql/tests/schema_conventions.sql lists
--- them as the only functions without a fixed search_path and checks that the
--- planner inlines them.
+-- them (with auth.claim, which they share) as the only functions without a
+-- fixed search_path and checks that the planner inlines them.
 
 CREATE OR REPLACE FUNCTION auth.jwt() RETURNS jsonb
 LANGUAGE sql STABLE
@@ -26,44 +26,33 @@ AS $$
     END
 $$;
 
-CREATE OR REPLACE FUNCTION auth.uid() RETURNS uuid
+-- One claim as text: `request.jwt.claims` ->> name, else the older per-claim
+-- setting `request.jwt.claim.<name>`; NULL when neither is set or both are empty.
+-- The three accessors below are this with a name, and inline through it.
+CREATE FUNCTION auth.claim(name text) RETURNS text
 LANGUAGE sql STABLE
 AS $$
     SELECT CASE
         WHEN pg_catalog.current_setting('request.jwt.claims', true) OPERATOR(pg_catalog.<>) ''
          AND (pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                  OPERATOR(pg_catalog.->>) 'sub') OPERATOR(pg_catalog.<>) ''
-            THEN (pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                      OPERATOR(pg_catalog.->>) 'sub')::pg_catalog.uuid
-        WHEN pg_catalog.current_setting('request.jwt.claim.sub', true) OPERATOR(pg_catalog.<>) ''
-            THEN pg_catalog.current_setting('request.jwt.claim.sub', true)::pg_catalog.uuid
+                  OPERATOR(pg_catalog.->>) name) OPERATOR(pg_catalog.<>) ''
+            THEN pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb OPERATOR(pg_catalog.->>) name
+        WHEN pg_catalog.current_setting('request.jwt.claim.' OPERATOR(pg_catalog.||) name, true) OPERATOR(pg_catalog.<>) ''
+            THEN pg_catalog.current_setting('request.jwt.claim.' OPERATOR(pg_catalog.||) name, true)
     END
 $$;
+
+CREATE OR REPLACE FUNCTION auth.uid() RETURNS uuid
+LANGUAGE sql STABLE
+AS $$ SELECT auth.claim('sub')::pg_catalog.uuid $$;
 
 CREATE OR REPLACE FUNCTION auth.role() RETURNS text
 LANGUAGE sql STABLE
-AS $$
-    SELECT CASE
-        WHEN pg_catalog.current_setting('request.jwt.claims', true) OPERATOR(pg_catalog.<>) ''
-         AND (pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                  OPERATOR(pg_catalog.->>) 'role') OPERATOR(pg_catalog.<>) ''
-            THEN pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                     OPERATOR(pg_catalog.->>) 'role'
-        WHEN pg_catalog.current_setting('request.jwt.claim.role', true) OPERATOR(pg_catalog.<>) ''
-            THEN pg_catalog.current_setting('request.jwt.claim.role', true)
-    END
-$$;
+AS $$ SELECT auth.claim('role') $$;
 
 CREATE OR REPLACE FUNCTION auth.email() RETURNS text
 LANGUAGE sql STABLE
-AS $$
-    SELECT CASE
-        WHEN pg_catalog.current_setting('request.jwt.claims', true) OPERATOR(pg_catalog.<>) ''
-         AND (pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                  OPERATOR(pg_catalog.->>) 'email') OPERATOR(pg_catalog.<>) ''
-            THEN pg_catalog.current_setting('request.jwt.claims', true)::pg_catalog.jsonb
-                     OPERATOR(pg_catalog.->>) 'email'
-        WHEN pg_catalog.current_setting('request.jwt.claim.email', true) OPERATOR(pg_catalog.<>) ''
-            THEN pg_catalog.current_setting('request.jwt.claim.email', true)
-    END
-$$;
+AS $$ SELECT auth.claim('email') $$;
+
+-- Inlining needs EXECUTE on every function it folds in, for whoever plans the query.
+GRANT EXECUTE ON FUNCTION auth.claim(text) TO anon, authenticated, service_role;

@@ -74,17 +74,17 @@ SELECT is_empty(
                             AND d.objid = p.oid AND d.deptype = 'e')
          AND NOT EXISTS (SELECT FROM unnest(p.proconfig) AS setting
                           WHERE setting LIKE 'search_path=%')
-         AND p.oid NOT IN ('auth.jwt()'::regprocedure, 'auth.uid()'::regprocedure,
-                           'auth.role()'::regprocedure, 'auth.email()'::regprocedure)$$,
+         AND p.oid NOT IN ('auth.jwt()'::regprocedure, 'auth.uid()'::regprocedure, 'auth.role()'::regprocedure,
+                           'auth.email()'::regprocedure, 'auth.claim(text)'::regprocedure)$$,
     'every function in public, auth, realtime and private has a fixed search_path, but the claim accessors');
 
--- The claim accessors (3): no SET clause, so the planner inlines them into policies (0010).
+-- The claim accessors (4): no SET clause, so the planner inlines them into policies (0010).
 -- In exchange they are plain SQL, not SECURITY DEFINER, and name nothing through search_path.
 SELECT is_empty(
     $$SELECT p.proname::text
         FROM pg_catalog.pg_proc AS p
         JOIN pg_catalog.pg_language AS l ON l.oid = p.prolang
-       WHERE p.pronamespace = 'auth'::regnamespace AND p.proname IN ('jwt', 'uid', 'role', 'email')
+       WHERE p.pronamespace = 'auth'::regnamespace AND p.proname IN ('jwt', 'uid', 'role', 'email', 'claim')
          AND (p.prosecdef OR l.lanname <> 'sql' OR p.provolatile <> 's' OR p.proconfig IS NOT NULL)$$,
     'the claim accessors are stable SQL functions, not SECURITY DEFINER, without SET clauses');
 
@@ -94,14 +94,25 @@ CREATE FUNCTION hostile.current_setting(text, boolean) RETURNS text
     LANGUAGE sql AS $$ SELECT '{"sub": "00000000-0000-4000-8000-0000000000ff", "role": "service_role"}' $$;
 CREATE FUNCTION hostile.never_differs(text, text) RETURNS boolean LANGUAGE sql AS $$ SELECT false $$;
 CREATE OPERATOR hostile.<> (LEFTARG = text, RIGHTARG = text, FUNCTION = hostile.never_differs);
+CREATE FUNCTION hostile.glue(text, text) RETURNS text LANGUAGE sql AS $$ SELECT 'request.jwt.claims' $$;
+CREATE OPERATOR hostile.|| (LEFTARG = text, RIGHTARG = text, FUNCTION = hostile.glue);
 SELECT set_config('request.jwt.claims',
                   '{"sub": "a1000000-0000-4000-8000-000000000001", "role": "authenticated", "email": "m@example.com"}', true);
+-- The answers are taken under the hostile path and compared after it (pgTAP itself would trip on it).
 SET LOCAL search_path = hostile, pg_catalog, public;
+CREATE TEMP TABLE accessor_answers AS
+    SELECT 1 AS step, auth.uid()::text AS uid, auth.role() AS role, auth.email() AS email, auth.jwt() ->> 'sub' AS jwt_sub;
+SELECT set_config('request.jwt.claims', '{"sub": "a1000000-0000-4000-8000-000000000001"}', true),
+       set_config('request.jwt.claim.email', 'older@example.com', true);
+INSERT INTO accessor_answers SELECT 2, auth.uid()::text, auth.role(), auth.email(), auth.jwt() ->> 'sub';
+RESET search_path;
 SELECT results_eq(
-    $$SELECT auth.uid()::text, auth.role(), auth.email(), auth.jwt() ->> 'sub'$$,
+    $$SELECT uid, role, email, jwt_sub FROM accessor_answers ORDER BY step$$,
     $$VALUES ('a1000000-0000-4000-8000-000000000001', 'authenticated', 'm@example.com',
+              'a1000000-0000-4000-8000-000000000001'),
+             ('a1000000-0000-4000-8000-000000000001', NULL, 'older@example.com',
               'a1000000-0000-4000-8000-000000000001')$$,
-    'the claim accessors read the real settings whatever the search_path');
+    'the claim accessors read the real settings whatever the search_path, falling back to request.jwt.claim.<name>');
 RESET search_path;
 
 -- Inlined: a policy's auth.uid() becomes the setting read itself, not a function call.
