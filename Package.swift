@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "compass", targets: ["CompassCLI"]),
         .executable(name: "compass-worker", targets: ["CompassWorker"]),
         .library(name: "CompassDomain", targets: ["CompassDomain"]),
+        .library(name: "CompassData", targets: ["CompassData"]),
         .library(name: "Postgres", targets: ["Postgres"]),
     ],
     dependencies: [

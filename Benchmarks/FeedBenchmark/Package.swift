@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Postgres", package: "compass-backend"),
                 .product(name: "CompassDomain", package: "compass-backend"),
+                .product(name: "CompassData", package: "compass-backend"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -41,7 +41,7 @@ public struct DatabaseScope: Sendable {
     }
 
     /// The statement that opens the scope inside a transaction.
-    var scopeStatement: PostgresQuery {
+    public var scopeStatement: PostgresQuery {
         """
         SELECT set_config('role', \(identity.roleName), true), set_config('request.jwt.claims', \(identity.claimsJSON), true)
         """
