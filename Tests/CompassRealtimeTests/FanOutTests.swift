@@ -109,6 +109,26 @@ struct FanOutTests {
         }
     }
 
+    @Test func twoWorkersOnOneDatabaseEachDeliverEveryChangeOnce() async throws {
+        try await FanOutHarness.with { first in
+            try await first.withSecondWorker { second in
+                let onFirst = try await first.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+                let onSecond = try await second.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+                let marcusOnSecond = try await second.subscribe(Demo.claims(Demo.marcus), [Self.allInteractions])
+                var ids: [String] = []
+                for index in 0..<20 {
+                    ids.append(try await first.insertInteraction(by: Demo.sofia, content: "shared \(index)"))
+                    if index == 10 { try await second.killListenConnection() }
+                }
+                let toFirst = try await onFirst.changeEvents(count: ids.count + 1, timeout: .seconds(3))
+                let toSecond = try await onSecond.changeEvents(count: ids.count + 1, timeout: .seconds(1))
+                #expect(toFirst.compactMap { $0.recordValue("id") } == ids)
+                #expect(toSecond.compactMap { $0.recordValue("id") } == ids)
+                #expect(try await marcusOnSecond.changeEvents(count: 1, timeout: .milliseconds(300)).isEmpty)
+            }
+        }
+    }
+
     @Test func backlogsLargerThanAPageArriveOnceInOrder() async throws {
         try await FanOutHarness.with(pageSize: 7) { harness in
             let watcher = try await harness.subscribe(Demo.serviceRole, [Self.allInteractions])

@@ -22,41 +22,54 @@ struct FanOutHarness {
     /// Runs `body` with the source running; tears everything down afterwards.
     static func with(pageSize: Int? = nil, _ body: (FanOutHarness) async throws -> Void) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let realtime = RealtimeDatabase(configuration: database.configuration, logger: TestDatabase.logger)
-            let registry = SubscriptionRegistry()
-            let catalog = RealtimeCatalog(database: realtime)
-            let metrics = RealtimeMetrics()
-            let dispatcher = RealtimeDispatcher(
-                registry: registry, catalog: catalog, database: realtime, metrics: metrics, logger: TestDatabase.logger)
-            let applicationName = "rt-listen-\(UUID().uuidString.prefix(8))"
-            var listenerConfiguration = database.configuration
-            listenerConfiguration.set("application_name", applicationName)
-            var configuredSource = SnapshotChangeSource(
-                database: realtime, listenerConfiguration: listenerConfiguration, logger: TestDatabase.logger)
-            if let pageSize { configuredSource.pageSize = pageSize }
-            let source = configuredSource
             let writer = try await database.connect()
-            let harness = FanOutHarness(
-                database: database, realtime: realtime, registry: registry, catalog: catalog, dispatcher: dispatcher,
-                metrics: metrics, listenerApplicationName: applicationName, writer: writer)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await source.run(into: dispatcher) }
-                let deadline = ContinuousClock.now + .seconds(10)
-                while !dispatcher.isSourceConnected {
-                    guard ContinuousClock.now < deadline else { throw HarnessError("the source never connected") }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                do {
-                    try await body(harness)
-                } catch {
-                    group.cancelAll()
-                    throw error
-                }
-                group.cancelAll()
-            }
+            try await running(on: database, writer: writer, pageSize: pageSize, body)
             await writer.close()
-            await realtime.pool.close()
         }
+    }
+
+    /// Runs `body` with another worker's fan-out (own pool, LISTEN connection, registry)
+    /// on the same database, as a second `compass-worker` process would be.
+    func withSecondWorker(_ body: (FanOutHarness) async throws -> Void) async throws {
+        try await Self.running(on: database, writer: writer, pageSize: nil, body)
+    }
+
+    /// Starts a source and dispatcher on `database`, runs `body`, stops them.
+    private static func running(
+        on database: TestDatabase, writer: PostgresConnection, pageSize: Int?, _ body: (FanOutHarness) async throws -> Void
+    ) async throws {
+        let realtime = RealtimeDatabase(configuration: database.configuration, logger: TestDatabase.logger)
+        let registry = SubscriptionRegistry()
+        let catalog = RealtimeCatalog(database: realtime)
+        let metrics = RealtimeMetrics()
+        let dispatcher = RealtimeDispatcher(
+            registry: registry, catalog: catalog, database: realtime, metrics: metrics, logger: TestDatabase.logger)
+        let applicationName = "rt-listen-\(UUID().uuidString.prefix(8))"
+        var listenerConfiguration = database.configuration
+        listenerConfiguration.set("application_name", applicationName)
+        var configuredSource = SnapshotChangeSource(
+            database: realtime, listenerConfiguration: listenerConfiguration, logger: TestDatabase.logger)
+        if let pageSize { configuredSource.pageSize = pageSize }
+        let source = configuredSource
+        let harness = FanOutHarness(
+            database: database, realtime: realtime, registry: registry, catalog: catalog, dispatcher: dispatcher,
+            metrics: metrics, listenerApplicationName: applicationName, writer: writer)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await source.run(into: dispatcher) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !dispatcher.isSourceConnected {
+                guard ContinuousClock.now < deadline else { throw HarnessError("the source never connected") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            do {
+                try await body(harness)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
+        }
+        await realtime.pool.close()
     }
 
     /// Joins a channel the way the WebSocket layer does and returns the client's queue.
