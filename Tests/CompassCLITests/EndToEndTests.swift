@@ -40,7 +40,7 @@ struct EndToEndTests {
     }
 
     /// Runs `compass arguments --database-url <db>` and collects its output (through files, not pipes).
-    static func compass(_ arguments: [String], database: TestDatabase?) throws -> Run {
+    static func compass(_ arguments: [String], database: TestDatabase?) async throws -> Run {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments + (database.map { ["--database-url", $0.configuration.connectionString] } ?? [])
@@ -59,7 +59,8 @@ struct EndToEndTests {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        // Polled, not waitUntilExit(): a blocked cooperative thread would slow every other test.
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         return Run(
             status: process.terminationStatus,
             stdout: try String(contentsOfFile: scratch.path + ".out", encoding: .utf8),
@@ -68,7 +69,7 @@ struct EndToEndTests {
 
     @Test func feedJSONHasTheSpecShape() async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let run = try Self.compass(["feed", "--user", Self.sofia, "--json"], database: database)
+            let run = try await Self.compass(["feed", "--user", Self.sofia, "--json"], database: database)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.isEmpty)
             let json = try run.json()
@@ -102,10 +103,10 @@ struct EndToEndTests {
                 ["family-activity", "--user", Self.maria, "--limit", "3"],
             ]
             for line in lines {
-                let table = try Self.compass(line, database: database)
+                let table = try await Self.compass(line, database: database)
                 #expect(table.status == 0, "\(line): \(table.stderr)")
                 #expect(!table.stdout.isEmpty, "\(line)")
-                let json = try Self.compass(line + ["--json"], database: database)
+                let json = try await Self.compass(line + ["--json"], database: database)
                 #expect(json.status == 0, "\(line) --json: \(json.stderr)")
                 #expect(throws: Never.self, "\(line) --json is one JSON document") { _ = try json.json() }
             }
@@ -114,15 +115,15 @@ struct EndToEndTests {
 
     @Test func notificationChangesReturnTheUnreadCount() async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let before = try Self.compass(["notifications", "unread", "--user", Self.sofia, "--json"], database: database)
+            let before = try await Self.compass(["notifications", "unread", "--user", Self.sofia, "--json"], database: database)
             let unread = try #require(try before.json()["unreadCount"] as? Int)
             #expect(unread > 0)
-            let readAll = try Self.compass(["notifications", "read-all", "--user", Self.sofia, "--json"], database: database)
+            let readAll = try await Self.compass(["notifications", "read-all", "--user", Self.sofia, "--json"], database: database)
             #expect(try readAll.json()["changed"] as? Int == unread)
             #expect(try readAll.json()["unreadCount"] as? Int == 0)
-            let cleared = try Self.compass(["notifications", "clear", "--user", Self.sofia, "--json"], database: database)
+            let cleared = try await Self.compass(["notifications", "clear", "--user", Self.sofia, "--json"], database: database)
             #expect(try cleared.json()["unreadCount"] as? Int == 0)
-            let list = try Self.compass(["notifications", "list", "--user", Self.sofia, "--json"], database: database)
+            let list = try await Self.compass(["notifications", "list", "--user", Self.sofia, "--json"], database: database)
             #expect((try list.json()["notifications"] as? [Any])?.isEmpty == true)
         }
     }
@@ -132,7 +133,7 @@ struct EndToEndTests {
             var cursor: String?
             var ids: [String] = []
             repeat {
-                let run = try Self.compass(
+                let run = try await Self.compass(
                     ["family-activity", "--user", Self.maria, "--limit", "2", "--json"] + (cursor.map { ["--cursor", $0] } ?? []),
                     database: database)
                 #expect(run.status == 0, "\(run.stderr)")
@@ -159,7 +160,7 @@ struct EndToEndTests {
                  "00000000-0000-4000-8000-000000000000"),
             ]
             for (line, named) in cases {
-                let run = try Self.compass(line, database: database)
+                let run = try await Self.compass(line, database: database)
                 #expect(run.status == 2, "\(line): \(run.stderr)")
                 #expect(run.stdout.isEmpty, "\(line)")
                 #expect(run.stderr.split(separator: "\n").count == 1, "\(line): \(run.stderr)")
@@ -168,30 +169,30 @@ struct EndToEndTests {
         }
     }
 
-    @Test func anUnreachableDatabaseExitsOneNamingTheServer() throws {
-        let run = try Self.compass(["feed", "--user", Self.sofia, "--database-url", "postgresql://nobody:secret@127.0.0.1:1/x"],
-                                   database: nil)
+    @Test func anUnreachableDatabaseExitsOneNamingTheServer() async throws {
+        let run = try await Self.compass(
+            ["feed", "--user", Self.sofia, "--database-url", "postgresql://nobody:secret@127.0.0.1:1/x"], database: nil)
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("error: could not connect to PostgreSQL at 127.0.0.1:1 as user \"nobody\""))
         #expect(!run.stderr.contains("secret"))
         #expect(run.stdout.isEmpty)
     }
 
-    @Test func aMissingDatabaseURLExitsTwo() throws {
-        let run = try Self.compass(["feed", "--user", Self.sofia], database: nil)
+    @Test func aMissingDatabaseURLExitsTwo() async throws {
+        let run = try await Self.compass(["feed", "--user", Self.sofia], database: nil)
         #expect(run.status == 2)
         #expect(run.stderr == "error: no database: pass --database-url or set DATABASE_URL\n")
     }
 
     @Test func seedScaleFillsEveryTable() async throws {
         try await TestDatabase.with(demoData: false) { database in
-            let run = try Self.compass(["seed", "scale", "--users", "40", "--json"], database: database)
+            let run = try await Self.compass(["seed", "scale", "--users", "40", "--json"], database: database)
             #expect(run.status == 0, "\(run.stderr)")
             let tables = try #require(try run.json()["tables"] as? [String: Int])
             #expect(tables.values.allSatisfy { $0 > 0 }, "\(tables)")
             #expect(tables["auth.users"] == 40)
             // Same seed again: nothing new.
-            let again = try Self.compass(["seed", "scale", "--users", "40", "--json"], database: database)
+            let again = try await Self.compass(["seed", "scale", "--users", "40", "--json"], database: database)
             #expect(try again.json()["insertedRows"] as? Int == 0)
         }
     }

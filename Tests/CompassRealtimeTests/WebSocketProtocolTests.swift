@@ -99,21 +99,21 @@ struct WebSocketProtocolTests {
     @Test func upgradesWithoutAValidTokenOrVersionAreRefused() async throws {
         try await WorkerHarness.with { worker in
             let token = try await worker.token(Demo.sofia)
-            let garbage = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=not-a-jwt&vsn=1.0.0")
+            let garbage = try await Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=not-a-jwt&vsn=1.0.0")
             #expect(garbage.status == 401)
             #expect(garbage.body == #"{"error":"MalformedJWT: The token provided is not a valid JWT"}"#)
-            let expired = try Self.rawUpgrade(
+            let expired = try await Self.rawUpgrade(
                 port: worker.port, target: "/realtime/v1/websocket?apikey=\(try await worker.token(Demo.sofia, lifetime: -5))")
             #expect(expired.status == 401)
             #expect(expired.body.contains("InvalidJWTToken: Token has expired"))
-            let missing = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?vsn=2.0.0")
+            let missing = try await Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?vsn=2.0.0")
             #expect(missing.status == 401)
-            let version = try Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=\(token)&vsn=3.0.0")
+            let version = try await Self.rawUpgrade(port: worker.port, target: "/realtime/v1/websocket?apikey=\(token)&vsn=3.0.0")
             #expect(version.status == 403)
-            let elsewhere = try Self.rawUpgrade(port: worker.port, target: "/elsewhere?apikey=\(token)")
+            let elsewhere = try await Self.rawUpgrade(port: worker.port, target: "/elsewhere?apikey=\(token)")
             #expect(elsewhere.status == 404)
             // The server is still up, and the header form of apikey works too.
-            let viaHeader = try Self.rawUpgrade(port: worker.port, target: "/socket/websocket?vsn=1.0.0", apikeyHeader: token)
+            let viaHeader = try await Self.rawUpgrade(port: worker.port, target: "/socket/websocket?vsn=1.0.0", apikeyHeader: token)
             #expect(viaHeader.status == 101)
             let socket = try await worker.connect(token: token, path: "/socket/websocket")
             _ = try await socket.close()
@@ -121,7 +121,18 @@ struct WebSocketProtocolTests {
     }
 
     /// Sends a WebSocket upgrade request by hand and returns the status and body of the answer.
-    static func rawUpgrade(port: Int, target: String, apikeyHeader: String? = nil) throws -> (status: Int, body: String) {
+    ///
+    /// The blocking socket calls run on a thread of their own: on the cooperative pool they
+    /// would hold one of its few threads while the in-process server needs it to answer.
+    static func rawUpgrade(port: Int, target: String, apikeyHeader: String? = nil) async throws -> (status: Int, body: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try blockingUpgrade(port: port, target: target, apikeyHeader: apikeyHeader) })
+            }.start()
+        }
+    }
+
+    private static func blockingUpgrade(port: Int, target: String, apikeyHeader: String?) throws -> (status: Int, body: String) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
@@ -132,8 +143,11 @@ struct WebSocketProtocolTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw HarnessError("cannot connect to the worker") }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // Short receive slices up to a generous deadline: a loaded CI machine can take seconds
+        // to answer, and a slice that times out (or a signal) is not an answer.
+        var slice = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &slice, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = ContinuousClock.now + .seconds(30)
         var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let apikeyHeader { request += "apikey: \(apikeyHeader)\r\n" }
@@ -143,7 +157,9 @@ struct WebSocketProtocolTests {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
+            if count < 0, [EAGAIN, EWOULDBLOCK, EINTR].contains(errno), ContinuousClock.now < deadline { continue }
+            if count < 0 { throw HarnessError("no answer to the upgrade of \(target): errno \(errno)") }
+            if count == 0 { break }
             response += buffer[0..<count]
             let text = String(decoding: response, as: UTF8.self)
             if text.hasPrefix("HTTP/1.1 101"), text.contains("\r\n\r\n") { break }
