@@ -33,17 +33,20 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // Day arithmetic for the hand-written timestamp codecs; no dependencies.
+        .target(name: "CivilCalendar", swiftSettings: swiftSettings),
         // Postgres client over libpq: the only module that imports CLibPQ.
         .target(
             name: "Postgres",
             dependencies: [
                 "CLibPQ",
+                "CivilCalendar",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         // The apps' models and client-side rules; Foundation only, so iOS can share it.
-        .target(name: "CompassDomain", swiftSettings: swiftSettings),
+        .target(name: "CompassDomain", dependencies: ["CivilCalendar"], swiftSettings: swiftSettings),
         // Repositories issuing the specs' exact queries, user scope, migration runner.
         .target(
             name: "CompassData",
@@ -58,6 +61,7 @@ let package = Package(
         .target(
             name: "CompassRealtime",
             dependencies: [
+                "CivilCalendar",
                 "Postgres",
                 "CompassData",
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +106,7 @@ let package = Package(
             dependencies: ["Postgres", "CompassTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CompassDomainTests", dependencies: ["CompassDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "CompassDomainTests", dependencies: ["CompassDomain", "CivilCalendar"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CompassDataTests",
             dependencies: ["CompassData", "CompassDomain", "CompassTestSupport"],

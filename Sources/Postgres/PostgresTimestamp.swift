@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Fast, allocation-light conversion between `Date` and ISO timestamps as Postgres writes them.
@@ -56,7 +57,7 @@ enum PostgresTimestamp {
             }
         }
         guard index == bytes.count, (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Int(CivilCalendar.days(year: Int64(year), month: Int64(month), day: Int64(day)))
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
@@ -78,36 +79,13 @@ enum PostgresTimestamp {
             secondOfDay += 86_400
             days -= 1
         }
-        let (year, month, day) = civilFromDays(Int(days))
-        func pad(_ value: Int, _ width: Int) -> String {
+        let (year, month, day) = CivilCalendar.date(days: days)
+        func pad(_ value: some BinaryInteger, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         let time = Int(secondOfDay)
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2))"
             + ":\(pad(time % 60, 2)).\(pad(Int(fraction), 6))Z"
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of ``daysFromCivil(year:month:day:)``.
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// ISO 8601 timestamps with a numeric offset, the way the backend writes them.
@@ -16,9 +17,9 @@ public enum CompassTimestamp {
         let milliseconds = self.milliseconds(of: date)
         let offsetSeconds = timeZone.secondsFromGMT(for: date)
         let local = milliseconds + Int64(offsetSeconds) * 1_000
-        let days = floorDivide(local, 86_400_000)
+        let days = CivilCalendar.floorDivide(local, 86_400_000)
         let inDay = local - days * 86_400_000
-        let (year, month, day) = civilDate(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         let hour = inDay / 3_600_000
         let minute = inDay / 60_000 % 60
         let second = inDay / 1_000 % 60
@@ -31,9 +32,9 @@ public enum CompassTimestamp {
 
     /// Formats microseconds since 1970 in UTC, e.g. `2026-02-08T14:30:05.250001+00:00`, for exact SQL binds.
     public static func microsecondString(fromMicroseconds micros: Int64) -> String {
-        let days = floorDivide(micros, 86_400_000_000)
+        let days = CivilCalendar.floorDivide(micros, 86_400_000_000)
         let inDay = micros - days * 86_400_000_000
-        let (year, month, day) = civilDate(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         let hour = inDay / 3_600_000_000
         let minute = inDay / 60_000_000 % 60
         let second = inDay / 1_000_000 % 60
@@ -63,34 +64,6 @@ public enum CompassTimestamp {
     /// `date` rounded to whole milliseconds, so that it survives a trip through `string(from:)`.
     public static func roundedToMilliseconds(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds(of: date)) / 1_000)
-    }
-
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
-    }
-
-    /// Days since 1970-01-01 → proleptic Gregorian (year, month, day); Howard Hinnant's algorithm.
-    static func civilDate(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    /// Proleptic Gregorian (year, month, day) → days since 1970-01-01.
-    static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {
@@ -127,7 +100,7 @@ private struct TimestampScanner {
             }
         }
         guard let offset = offsetSeconds(), index == bytes.count else { return nil }
-        let days = CompassTimestamp.days(fromYear: year, month: month, day: day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }

@@ -1,3 +1,4 @@
+import CivilCalendar
 /// Timestamp and date text as Postgres writes and reads it, to microseconds.
 enum RealtimeTimestamp {
     /// `YYYY-MM-DD[( |T)HH:MM[:SS[.ffffff]]][Z|±HH[:MM]]` → microseconds since the epoch.
@@ -74,7 +75,7 @@ enum RealtimeTimestamp {
             let day = number(bytes, &index, digits: 2),
             (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
         else { return nil }
-        return daysFromCivil(year: year, month: month, day: day)
+        return CivilCalendar.days(year: year, month: month, day: day)
     }
 
     private static func number(_ bytes: [UInt8], _ index: inout Int, digits: Int) -> Int64? {
@@ -102,16 +103,6 @@ enum RealtimeTimestamp {
         default: return 31
         }
     }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
 }
 
 extension RealtimeTimestamp {
@@ -124,7 +115,7 @@ extension RealtimeTimestamp {
             rest += 86_400_000
             days -= 1
         }
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         func pad(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -134,19 +125,5 @@ extension RealtimeTimestamp {
         let second = rest / 1000 % 60
         let milli = rest % 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
-    }
-
-    /// The inverse of ``daysFromCivil(year:month:day:)``.
-    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
     }
 }
