@@ -21,22 +21,16 @@ enum Demo {
 
     /// Runs `body` on a fresh demo database with one superuser connection (for fixtures).
     static func withDatabase<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await TestDatabase.with(demoData: true) { database in
-            let connection = try await database.connect()
-            do {
-                let value = try await body(connection)
-                await connection.close()
-                return value
-            } catch {
-                await connection.close()
-                throw error
-            }
-        }
+        try await withConnection(demoData: true, body)
     }
 
     /// Runs `body` on a fresh empty (migrated) database.
     static func withEmptyDatabase<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await TestDatabase.with(demoData: false) { database in
+        try await withConnection(demoData: false, body)
+    }
+
+    private static func withConnection<T>(demoData: Bool, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await TestDatabase.with(demoData: demoData) { database in
             let connection = try await database.connect()
             do {
                 let value = try await body(connection)
