@@ -30,20 +30,16 @@ public struct TestDatabase: Sendable {
     public static func with<T>(
         demoData: Bool = false, _ body: (TestDatabase) async throws -> T
     ) async throws -> T {
-        let database = try await create(demoData: demoData)
-        do {
-            let value = try await body(database)
-            try await database.drop()
-            return value
-        } catch {
-            try? await database.drop()
-            throw error
-        }
+        try await using(try await create(demoData: demoData), body)
     }
 
     /// Creates an empty database (no migrations), runs `body`, drops it.
     public static func withEmpty<T>(_ body: (TestDatabase) async throws -> T) async throws -> T {
-        let database = try await create(template: "template0")
+        try await using(try await create(template: "template0"), body)
+    }
+
+    /// Runs `body` with `database`, then drops it however `body` ends.
+    private static func using<T>(_ database: TestDatabase, _ body: (TestDatabase) async throws -> T) async throws -> T {
         do {
             let value = try await body(database)
             try await database.drop()

@@ -14,10 +14,7 @@ public struct RealtimeTokenVerifier: Sendable {
 
     /// Prepares the key; the secret is used as its UTF-8 bytes, like Supabase's JWT secret.
     public init(secret: String) async throws(RealtimeSecretError) {
-        try RealtimeSecretError.check(secret)
-        let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        self.keys = keys
+        keys = try await JWTKeyCollection.hs256(secret: secret)
     }
 
     /// Verifies `token` at `now`.
@@ -73,10 +70,7 @@ public struct RealtimeTokenIssuer: Sendable {
 
     /// Prepares the signing key.
     public init(secret: String) async throws(RealtimeSecretError) {
-        try RealtimeSecretError.check(secret)
-        let keys = JWTKeyCollection()
-        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
-        self.keys = keys
+        keys = try await JWTKeyCollection.hs256(secret: secret)
     }
 
     /// A token for `role` (and `subject`, the user id) valid for `lifetime` seconds from `now`.
@@ -115,5 +109,15 @@ public struct RealtimeSecretError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         "COMPASS_JWT_SECRET is \(length) bytes long; HS256 needs at least \(Self.minimumLength)"
+    }
+}
+
+extension JWTKeyCollection {
+    /// The project's one HS256 key, the secret taken as its UTF-8 bytes (as Supabase does).
+    static func hs256(secret: String) async throws(RealtimeSecretError) -> JWTKeyCollection {
+        try RealtimeSecretError.check(secret)
+        let keys = JWTKeyCollection()
+        await keys.add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
+        return keys
     }
 }
