@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // C boundary: libpq headers and library, found through pkg-config.
@@ -35,6 +36,18 @@ let package = Package(
         ),
         // Day arithmetic for the hand-written timestamp codecs; no dependencies.
         .target(name: "CivilCalendar", swiftSettings: swiftSettings),
+        // HS256 access tokens and API keys, as Supabase's auth server signs them.
+        .target(
+            name: "CompassTokens",
+            dependencies: [.product(name: "JWTKit", package: "jwt-kit")],
+            swiftSettings: swiftSettings
+        ),
+        // What every HTTP API shares: request context, the API-key gate, JSON replies, body limits.
+        .target(
+            name: "CompassHTTP",
+            dependencies: ["CompassTokens", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         // Postgres client over libpq: the only module that imports CLibPQ.
         .target(
             name: "Postgres",
@@ -64,13 +77,70 @@ let package = Package(
                 "CivilCalendar",
                 "Postgres",
                 "CompassData",
+                "CompassHTTP",
+                "CompassTokens",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // /auth/v1: Supabase Auth (GoTrue) over auth.users, auth.sessions, auth.refresh_tokens.
+        .target(
+            name: "CompassAuth",
+            dependencies: [
+                "Postgres",
+                "CompassHTTP",
+                "CompassTokens",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // /rest/v1: PostgREST's grammar over a catalog-checked schema cache, under the request's JWT and RLS.
+        .target(
+            name: "CompassREST",
+            dependencies: [
+                "Postgres",
+                "CompassHTTP",
+                "CompassTokens",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // /api: the apps' own endpoints (cascade-delete, one-call reads) over the data layer.
+        .target(
+            name: "CompassAppAPI",
+            dependencies: [
+                "CompassData",
+                "CompassDomain",
+                "CompassHTTP",
+                "CompassTokens",
+                "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The one server: every API's routes and services in one ServiceGroup.
+        .target(
+            name: "CompassServer",
+            dependencies: [
+                "CompassAppAPI",
+                "CompassAuth",
+                "CompassHTTP",
+                "CompassREST",
+                "CompassRealtime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -78,6 +148,7 @@ let package = Package(
             name: "CompassWorker",
             dependencies: [
                 "CompassRealtime",
+                "CompassServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -86,9 +157,11 @@ let package = Package(
         .executableTarget(
             name: "CompassCLI",
             dependencies: [
+                "CompassAuth",
                 "CompassData",
                 "CompassDomain",
                 "CompassRealtime",
+                "CompassTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,6 +194,43 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             // The end-to-end test runs this script with the official Python client.
+            exclude: ["Python"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CompassAuthTests",
+            dependencies: [
+                "CompassAuth",
+                "CompassServer",
+                "CompassTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CompassRESTTests",
+            dependencies: [
+                "CompassREST",
+                "CompassServer",
+                "CompassTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CompassAppAPITests",
+            dependencies: [
+                "CompassAppAPI",
+                "CompassServer",
+                "CompassTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The official Python supabase package against a live compass-worker (scripts in Python/).
+        .testTarget(
+            name: "CompassServerTests",
+            dependencies: ["CompassServer", "CompassTestSupport"],
             exclude: ["Python"],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CompassRealtime
+import CompassTokens
 import Foundation
 import Postgres
 
@@ -76,12 +77,12 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     /// The subscriber's claims: the user's, or the service role's.
-    private func claims() -> RealtimeClaims {
+    private func claims() -> AccessClaims {
         let farFuture = Date().addingTimeInterval(100 * 365 * 24 * 3600)
         guard let user = user?.lowercased() else {
-            return RealtimeClaims(role: .serviceRole, subject: nil, expiresAt: farFuture, claimsJSON: #"{"role":"service_role"}"#)
+            return AccessClaims(role: .serviceRole, subject: nil, expiresAt: farFuture, claimsJSON: #"{"role":"service_role"}"#)
         }
-        return RealtimeClaims(
+        return AccessClaims(
             role: .authenticated, subject: user, expiresAt: farFuture,
             claimsJSON: #"{"sub":"\#(user)","role":"authenticated","aud":"authenticated"}"#)
     }

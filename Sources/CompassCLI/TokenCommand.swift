@@ -1,5 +1,6 @@
 import ArgumentParser
 import CompassRealtime
+import CompassTokens
 import Foundation
 
 /// `compass token`: mints an HS256 JWT with `COMPASS_JWT_SECRET`, for the realtime worker and clients.
@@ -20,10 +21,10 @@ struct TokenCommand: AsyncParsableCommand {
     var ttl: Int = 3600
 
     @Option(help: "anon, authenticated or service_role.")
-    var role: String = RealtimeRole.authenticated.rawValue
+    var role: String = APIRole.authenticated.rawValue
 
     func validate() throws {
-        guard let parsedRole = RealtimeRole(rawValue: role) else {
+        guard let parsedRole = APIRole(rawValue: role) else {
             throw ValidationError("invalid --role '\(role)': use anon, authenticated or service_role")
         }
         if let user, UUID(uuidString: user) == nil {
@@ -39,15 +40,15 @@ struct TokenCommand: AsyncParsableCommand {
         guard let secret = ProcessInfo.processInfo.environment["COMPASS_JWT_SECRET"], !secret.isEmpty else {
             throw CLIFailure.badInput("COMPASS_JWT_SECRET is not set: the token must be signed with the worker's secret")
         }
-        let issuer: RealtimeTokenIssuer
+        let issuer: AccessTokenIssuer
         do {
-            issuer = try await RealtimeTokenIssuer(secret: secret)
+            issuer = try await AccessTokenIssuer(secret: secret)
         } catch {
             throw CLIFailure.badInput(error.description)
         }
         let subject = user.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
         let token = try await issuer.token(
-            role: RealtimeRole(rawValue: role) ?? .authenticated, subject: subject, lifetime: TimeInterval(ttl))
+            role: APIRole(rawValue: role) ?? .authenticated, subject: subject, lifetime: TimeInterval(ttl))
         print(token)
     }
 }

@@ -42,9 +42,7 @@ public struct DatabaseScope: Sendable {
 
     /// The statement that opens the scope inside a transaction.
     public var scopeStatement: PostgresQuery {
-        """
-        SELECT set_config('role', \(identity.roleName), true), set_config('request.jwt.claims', \(identity.claimsJSON), true)
-        """
+        .requestScope(role: identity.roleName, claimsJSON: identity.claimsJSON)
     }
 
     /// Runs independent transactions in one round trip; each segment is scoped and fails alone.

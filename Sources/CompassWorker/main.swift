@@ -1,9 +1,11 @@
 import CompassRealtime
+import CompassServer
 import Foundation
 import Logging
 
-// compass-worker: the realtime WebSocket server. Settings come from the environment
-// (see WorkerConfiguration); SIGTERM or SIGINT shut it down gracefully.
+// compass-worker: Supabase's Auth, REST and Realtime APIs and the apps' /api on one port.
+// Settings come from the environment (see WorkerConfiguration); SIGTERM or SIGINT shut it
+// down gracefully.
 
 let configuration: WorkerConfiguration
 do {
@@ -25,7 +27,7 @@ let logger: Logger = {
 }()
 
 do {
-    let worker = try await RealtimeWorker(configuration: configuration, logger: logger)
+    let worker = try await CompassServer(configuration: configuration, logger: logger)
     let announce = logger
     let settings = configuration
     try await worker.run(onServerRunning: { channel in

@@ -13,7 +13,7 @@ struct PythonClientTests {
     static let requirement = "realtime==2.*"
 
     @Test func subscribesWithAFilterAndReceivesAnInsert() async throws {
-        let python = try await Self.preparedPython()
+        let python = try await PythonEnvironment.python(with: [Self.requirement])
         try await WorkerHarness.with { worker in
             let token = try await worker.token(Demo.sofia)
             let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassRealtimeTests/Python/subscribe_once.py").path
@@ -33,23 +33,5 @@ struct PythonClientTests {
             #expect(payload.recordValue("id") == id)
             #expect(payload.recordValue("content") == "from the e2e test")
         }
-    }
-
-    /// A virtualenv with the client installed; created on first use, reused afterwards.
-    static func preparedPython() async throws -> String {
-        let venv = FileManager.default.temporaryDirectory.appendingPathComponent("compass-realtime-e2e-venv").path
-        let python = venv + "/bin/python"
-        if !FileManager.default.isExecutableFile(atPath: python) {
-            let created = try await ChildProcess.run(["python3", "-m", "venv", venv], timeout: .seconds(120))
-            guard created.code == 0 else {
-                throw HarnessError("python3 -m venv failed (\(created.code)): \(created.error.suffix(2000))")
-            }
-        }
-        let installed = try await ChildProcess.run(
-            [python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", requirement], timeout: .seconds(600))
-        guard installed.code == 0 else {
-            throw HarnessError("pip install \(requirement) failed (\(installed.code)): \(installed.error.suffix(2000))")
-        }
-        return python
     }
 }

@@ -1,3 +1,4 @@
+import CompassTokens
 import Foundation
 import JWTKit
 import Testing
@@ -9,8 +10,8 @@ struct RealtimeTokenTests {
     static let secret = "test-secret-with-at-least-32-characters!"
 
     @Test func issuedTokensVerifyWithTheirClaims() async throws {
-        let issuer = try await RealtimeTokenIssuer(secret: Self.secret)
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
+        let issuer = try await AccessTokenIssuer(secret: Self.secret)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
         let token = try await issuer.token(role: .authenticated, subject: "a1000000-0000-4000-8000-000000000003", lifetime: 60)
         let claims = try await verifier.verify(token)
         #expect(claims.role == .authenticated)
@@ -22,17 +23,17 @@ struct RealtimeTokenTests {
     }
 
     @Test func wrongSecretIsASignatureError() async throws {
-        let token = try await RealtimeTokenIssuer(secret: "another secret, also long enough for HS256").token(role: .anon, subject: nil, lifetime: 60)
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
-        await #expect(throws: RealtimeTokenError.badSignature) { try await verifier.verify(token) }
-        #expect(RealtimeTokenError.badSignature.reason.hasPrefix("JwtSignatureError: "))
+        let token = try await AccessTokenIssuer(secret: "another secret, also long enough for HS256").token(role: .anon, subject: nil, lifetime: 60)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
+        await #expect(throws: AccessTokenError.badSignature) { try await verifier.verify(token) }
+        #expect(AccessTokenError.badSignature.reason.hasPrefix("JwtSignatureError: "))
     }
 
     @Test func expiredTokensAreRefused() async throws {
-        let issuer = try await RealtimeTokenIssuer(secret: Self.secret)
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
+        let issuer = try await AccessTokenIssuer(secret: Self.secret)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
         let token = try await issuer.token(role: .authenticated, subject: "x", lifetime: 10, now: Date().addingTimeInterval(-100))
-        let error = await #expect(throws: RealtimeTokenError.self) { try await verifier.verify(token) }
+        let error = await #expect(throws: AccessTokenError.self) { try await verifier.verify(token) }
         guard case .expired(let seconds)? = error else {
             Issue.record("expected expiry, got \(String(describing: error))")
             return
@@ -42,32 +43,32 @@ struct RealtimeTokenTests {
     }
 
     @Test func shortSecretsAreRefused() async {
-        await #expect(throws: RealtimeSecretError.self) { try await RealtimeTokenVerifier(secret: "short") }
+        await #expect(throws: JWTSecretError.self) { try await AccessTokenVerifier(secret: "short") }
     }
 
     @Test func garbageIsMalformed() async throws {
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
         for token in ["", "abc", "a.b.c", "sb_publishable_123"] {
-            await #expect(throws: RealtimeTokenError.malformed) { try await verifier.verify(token) }
+            await #expect(throws: AccessTokenError.malformed) { try await verifier.verify(token) }
         }
     }
 
     @Test func missingRoleOrUnknownRoleIsRefused() async throws {
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
         let later = Int(Date().timeIntervalSince1970) + 60
         let noRole = try await Self.sign(role: nil, exp: later, sub: "x")
-        await #expect(throws: RealtimeTokenError.missingClaims) { try await verifier.verify(noRole) }
+        await #expect(throws: AccessTokenError.missingClaims) { try await verifier.verify(noRole) }
         let admin = try await Self.sign(role: "postgres", exp: later)
-        await #expect(throws: RealtimeTokenError.unknownRole("postgres")) { try await verifier.verify(admin) }
+        await #expect(throws: AccessTokenError.unknownRole("postgres")) { try await verifier.verify(admin) }
         let noExp = try await Self.sign(role: "anon", exp: nil)
-        await #expect(throws: RealtimeTokenError.missingClaims) { try await verifier.verify(noExp) }
+        await #expect(throws: AccessTokenError.missingClaims) { try await verifier.verify(noExp) }
     }
 
     @Test func algNoneIsRefused() async throws {
-        let verifier = try await RealtimeTokenVerifier(secret: Self.secret)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
         let header = Self.base64URL(#"{"alg":"none","typ":"JWT"}"#)
         let payload = Self.base64URL(#"{"role":"service_role","exp":9999999999}"#)
-        await #expect(throws: RealtimeTokenError.badSignature) { try await verifier.verify("\(header).\(payload).") }
+        await #expect(throws: AccessTokenError.badSignature) { try await verifier.verify("\(header).\(payload).") }
     }
 
     /// Signs claims the issuer would never write (missing or foreign roles).

@@ -1,4 +1,5 @@
 import CompassTestSupport
+import CompassTokens
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -74,7 +75,7 @@ struct WebSocketProtocolTests {
             #expect(refusedExpired?.payload["status"] == "error")
             #expect(refusedExpired?.payload["response"]?["reason"]?.stringValue?.hasPrefix("InvalidJWTToken: Token has expired") == true)
 
-            let forged = try await RealtimeTokenIssuer(secret: "not the worker's secret, but long enough")
+            let forged = try await AccessTokenIssuer(secret: "not the worker's secret, but long enough")
                 .token(role: .authenticated, subject: Demo.sofia, lifetime: 60)
             let refusedForged = try await socket.join("realtime:b", bindings: [], token: forged, ref: "2")
             #expect(refusedForged?.payload["response"]?["reason"]?.stringValue?.hasPrefix("JwtSignatureError") == true)

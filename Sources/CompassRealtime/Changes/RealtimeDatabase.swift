@@ -1,3 +1,4 @@
+import CompassData
 import Logging
 import Postgres
 
@@ -19,8 +20,8 @@ public struct RealtimeDatabase: Sendable {
     }
 
     /// The statement that opens a service-role transaction (BYPASSRLS; may read `realtime.*`).
-    static let serviceRoleScope: PostgresQuery =
-        "SELECT set_config('role', 'service_role', true), set_config('request.jwt.claims', '{\"role\":\"service_role\"}', true)"
+    static let serviceRoleScope: PostgresQuery = .requestScope(
+        role: DatabaseIdentity.serviceRole.roleName, claimsJSON: DatabaseIdentity.serviceRole.claimsJSON)
 
     /// Runs `queries` as the service role in one implicit transaction, one round trip.
     public func asServiceRole(_ queries: [PostgresQuery]) async throws -> [PostgresResult] {

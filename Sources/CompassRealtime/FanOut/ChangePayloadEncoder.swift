@@ -1,3 +1,5 @@
+import CompassTokens
+
 /// Encodes a change's `data` object for one role, and the event payload around it.
 enum ChangePayloadEncoder {
     /// Values longer than this survive in an oversized row (as the reference server does).
@@ -8,7 +10,7 @@ enum ChangePayloadEncoder {
     /// Records pass through as Postgres wrote them when the role sees every column. Old
     /// records carry what the replica identity provides, cut to the primary key when the
     /// table has RLS (a DELETE cannot be checked against a row that is gone).
-    static func data(for parsed: ParsedChange, role: RealtimeRole, maximumRecordBytes: Int) -> String {
+    static func data(for parsed: ParsedChange, role: APIRole, maximumRecordBytes: Int) -> String {
         let view = parsed.table.view(for: role)
         var errors: [String] = []
         var output = #"{"schema":"#

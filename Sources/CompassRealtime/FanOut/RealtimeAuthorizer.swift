@@ -1,3 +1,4 @@
+import CompassTokens
 import Postgres
 
 import Synchronization
@@ -29,7 +30,7 @@ final class RealtimeAuthorizer: Sendable {
     /// One group to check: a table, who asks, and the rows' primary-key values as text.
     struct Check: Sendable {
         var table: RealtimeTableMetadata
-        var key: RealtimeClaims.AuthorizationKey
+        var key: AccessClaims.AuthorizationKey
         var rowKeys: [[String]]
     }
 
@@ -113,8 +114,8 @@ final class RealtimeAuthorizer: Sendable {
         return visible
     }
 
-    static func scope(_ key: RealtimeClaims.AuthorizationKey) -> PostgresQuery {
-        "SELECT set_config('role', \(key.role.rawValue), true), set_config('request.jwt.claims', \(key.claimsJSON), true)"
+    static func scope(_ key: AccessClaims.AuthorizationKey) -> PostgresQuery {
+        .requestScope(role: key.role.rawValue, claimsJSON: key.claimsJSON)
     }
 
     static func visibilityQuery(_ check: Check) -> PostgresQuery {

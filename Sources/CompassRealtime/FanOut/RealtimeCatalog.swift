@@ -1,3 +1,4 @@
+import CompassTokens
 import Foundation
 import Postgres
 
@@ -80,8 +81,8 @@ public actor RealtimeCatalog {
         guard let first = result.first else { return nil }
         var columns: [RealtimeColumn] = []
         for row in result {
-            var roles: Set<RealtimeRole> = []
-            for (offset, role) in [RealtimeRole.anon, .authenticated, .serviceRole].enumerated()
+            var roles: Set<APIRole> = []
+            for (offset, role) in [APIRole.anon, .authenticated, .serviceRole].enumerated()
             where try row.decode(Bool.self, at: 11 + offset) {
                 roles.insert(role)
             }

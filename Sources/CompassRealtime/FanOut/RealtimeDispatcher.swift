@@ -1,3 +1,4 @@
+import CompassTokens
 import Logging
 import Postgres
 import Synchronization
@@ -59,7 +60,7 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         // Group the rows that need a visibility check by (table, role + claims).
         struct GroupKey: Hashable {
             var table: RealtimeTableName
-            var claims: RealtimeClaims.AuthorizationKey
+            var claims: AccessClaims.AuthorizationKey
         }
         var groups: [GroupKey: Int] = [:]
         var checks: [RealtimeAuthorizer.Check] = []
@@ -92,7 +93,7 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         }
 
         for (changeIndex, change) in parsed.enumerated() {
-            var encoded: [RealtimeRole: String] = [:]
+            var encoded: [APIRole: String] = [:]
             for match in matches[changeIndex] {
                 let claims = match.channel.claims
                 let allowed: Bool

@@ -1,3 +1,5 @@
+import CompassTokens
+
 /// A table's schema-qualified name.
 public struct RealtimeTableName: Sendable, Hashable, CustomStringConvertible {
     public var schema: String
@@ -28,7 +30,7 @@ public struct RealtimeColumn: Sendable, Hashable {
     /// Part of the replica identity index (when the table uses one).
     public var isReplicaIdentityIndex: Bool
     /// The roles that may SELECT it.
-    public var selectableBy: Set<RealtimeRole>
+    public var selectableBy: Set<APIRole>
 }
 
 /// What the fan-out needs to know about one table: columns, key, RLS, privileges.
@@ -47,7 +49,7 @@ public struct RealtimeTableMetadata: Sendable {
     public var replicaIdentity: String
     private var byName: [String: Int]
     /// What each role sees of the table.
-    public private(set) var views: [RealtimeRole: RoleView]
+    public private(set) var views: [APIRole: RoleView]
 
     /// The part of a table one role may read.
     public struct RoleView: Sendable {
@@ -73,9 +75,9 @@ public struct RealtimeTableMetadata: Sendable {
         self.isEnabled = isEnabled
         self.replicaIdentity = replicaIdentity
         self.byName = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var views: [RealtimeRole: RoleView] = [:]
+        var views: [APIRole: RoleView] = [:]
         let keyColumns = columns.filter(\.isPrimaryKey)
-        for role in RealtimeRole.allCases {
+        for role in APIRole.allCases {
             let visible = columns.filter { $0.selectableBy.contains(role) }
             var json = "["
             for (index, column) in visible.enumerated() {
@@ -111,7 +113,7 @@ public struct RealtimeTableMetadata: Sendable {
     }
 
     /// What `role` sees.
-    public func view(for role: RealtimeRole) -> RoleView {
+    public func view(for role: APIRole) -> RoleView {
         views[role]!
     }
 }

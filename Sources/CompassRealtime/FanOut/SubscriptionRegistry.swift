@@ -1,3 +1,4 @@
+import CompassTokens
 import Foundation
 import Synchronization
 
@@ -27,14 +28,14 @@ public struct ChannelRecord: Sendable {
     /// The `ref` of the `phx_join`.
     public var joinRef: String?
     /// The token's claims; replaced by `access_token`.
-    public var claims: RealtimeClaims
+    public var claims: AccessClaims
     /// The valid bindings.
     public var bindings: [TableBinding]
     /// The connection's queue.
     public var outbox: ClientOutbox
 
     /// Makes a record.
-    public init(topic: String, joinRef: String?, claims: RealtimeClaims, bindings: [TableBinding], outbox: ClientOutbox) {
+    public init(topic: String, joinRef: String?, claims: AccessClaims, bindings: [TableBinding], outbox: ClientOutbox) {
         self.topic = topic
         self.joinRef = joinRef
         self.claims = claims
@@ -192,7 +193,7 @@ public final class SubscriptionRegistry: Sendable {
 
     /// Replaces a channel's claims (token refresh); false if not joined.
     @discardableResult
-    public func updateClaims(clientID: Int, topic: String, claims: RealtimeClaims) -> Bool {
+    public func updateClaims(clientID: Int, topic: String, claims: AccessClaims) -> Bool {
         state.withLock { state in
             let key = ChannelKey(client: clientID, topic: topic)
             guard state.channels[key] != nil else { return false }

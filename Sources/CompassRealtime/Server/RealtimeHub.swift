@@ -1,3 +1,4 @@
+import CompassTokens
 import Foundation
 import Logging
 import Postgres
@@ -15,7 +16,7 @@ public final class RealtimeHub: Sendable {
     /// Table metadata.
     public let catalog: RealtimeCatalog
     /// Token checks.
-    public let verifier: RealtimeTokenVerifier
+    public let verifier: AccessTokenVerifier
     /// Counters for `/metrics`.
     public let metrics: RealtimeMetrics
     /// The database pool and retries.
@@ -49,7 +50,7 @@ public final class RealtimeHub: Sendable {
         self.database = RealtimeDatabase(configuration: postgresConfiguration, logger: logger)
         self.registry = SubscriptionRegistry()
         self.catalog = RealtimeCatalog(database: database)
-        self.verifier = try await RealtimeTokenVerifier(secret: configuration.jwtSecret)
+        self.verifier = try await AccessTokenVerifier(secret: configuration.jwtSecret)
         self.metrics = RealtimeMetrics()
         self.dispatcher = RealtimeDispatcher(
             registry: registry, catalog: catalog, database: database, metrics: metrics,

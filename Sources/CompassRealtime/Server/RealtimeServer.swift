@@ -1,3 +1,5 @@
+import CompassHTTP
+import CompassTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -22,11 +24,12 @@ public struct RealtimeServer: Sendable {
         self.hub = hub
     }
 
-    /// A Hummingbird application serving the protocol; `onServerRunning` learns the bound port.
+    /// A Hummingbird application serving the protocol beside the routes already on `router`
+    /// (the other APIs); `onServerRunning` learns the bound port.
     public func makeApplication(
+        router: Router<CompassRequestContext> = Router(context: CompassRequestContext.self),
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
         let hub = self.hub
         router.get("/health") { _, _ -> Response in
             let up = hub.dispatcher.isSourceConnected
@@ -71,7 +74,7 @@ public struct RealtimeServer: Sendable {
             version = requested
             token = presented
         }
-        do throws(RealtimeTokenError) {
+        do throws(AccessTokenError) {
             _ = try await hub.verifier.verify(token)
         } catch {
             logger.debug("websocket upgrade refused", metadata: ["http.status": "401", "realtime.reason": "\(error.reason)"])

@@ -1,3 +1,5 @@
+import CompassTokens
+
 /// Joining, leaving and refreshing tokens on channels.
 extension RealtimeSession {
     /// `phx_join`: verify the token, resolve the bindings, register, reply, confirm.
@@ -19,7 +21,7 @@ extension RealtimeSession {
                     reason: "ChannelRateLimitReached: Too many channels (at most \(hub.configuration.maximumChannelsPerConnection) per connection)"))
             return
         }
-        let claims: RealtimeClaims
+        let claims: AccessClaims
         do {
             claims = try await hub.verifier.verify(token(in: message.payload))
         } catch {

@@ -1,3 +1,4 @@
+import CompassHTTP
 import Hummingbird
 import Logging
 import NIOCore
@@ -32,16 +33,19 @@ public struct RealtimeWorker: Sendable {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
     }
 
-    /// The group: the HTTP application first, the realtime service last, so the service
-    /// (and with it every client socket) is shut down first.
+    /// The group: `services` (other APIs' background work) first, then the HTTP application
+    /// serving `router`'s routes beside the realtime ones, then the realtime service, so the
+    /// service (and with it every client socket) is shut down first.
     public func makeServiceGroup(
+        router: Router<CompassRequestContext> = Router(context: CompassRequestContext.self),
+        services: [any Service] = [],
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
-        let application = RealtimeServer(hub: hub).makeApplication(onServerRunning: onServerRunning)
+        let application = RealtimeServer(hub: hub).makeApplication(router: router, onServerRunning: onServerRunning)
         return ServiceGroup(
             configuration: .init(
-                services: [application, RealtimeService(hub: hub)],
+                services: services + [application, RealtimeService(hub: hub)],
                 gracefulShutdownSignals: gracefulShutdownSignals,
                 logger: hub.logger))
     }

@@ -1,3 +1,4 @@
+import CompassTokens
 import Foundation
 import Logging
 
@@ -57,8 +58,10 @@ public struct WorkerConfiguration: Sendable {
         guard let secret = environment["COMPASS_JWT_SECRET"], !secret.isEmpty else {
             throw WorkerConfigurationError("COMPASS_JWT_SECRET is not set")
         }
-        guard secret.utf8.count >= RealtimeSecretError.minimumLength else {
-            throw WorkerConfigurationError(RealtimeSecretError(length: secret.utf8.count).description)
+        do {
+            try JWTSecretError.check(secret)
+        } catch {
+            throw WorkerConfigurationError(error.description)
         }
         self.init(databaseURL: databaseURL, jwtSecret: secret)
         if let host = value("COMPASS_WORKER_HOST") { self.host = host }

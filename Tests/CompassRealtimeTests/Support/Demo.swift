@@ -1,4 +1,5 @@
 import CompassRealtime
+import CompassTokens
 import Foundation
 
 /// The demo fixture's people and families (sql/fixtures/demo.sql).
@@ -17,15 +18,15 @@ enum Demo {
     }
 
     /// Claims of a signed-in user, valid for an hour.
-    static func claims(_ user: String, lifetime: TimeInterval = 3600) -> RealtimeClaims {
-        RealtimeClaims(
+    static func claims(_ user: String, lifetime: TimeInterval = 3600) -> AccessClaims {
+        AccessClaims(
             role: .authenticated, subject: user, expiresAt: Date().addingTimeInterval(lifetime),
             claimsJSON: #"{"sub":"\#(user)","role":"authenticated"}"#)
     }
 
     /// Claims of the service role.
-    static var serviceRole: RealtimeClaims {
-        RealtimeClaims(
+    static var serviceRole: AccessClaims {
+        AccessClaims(
             role: .serviceRole, subject: nil, expiresAt: Date().addingTimeInterval(3600), claimsJSON: #"{"role":"service_role"}"#)
     }
 }

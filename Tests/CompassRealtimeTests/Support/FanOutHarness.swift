@@ -1,4 +1,5 @@
 import CompassTestSupport
+import CompassTokens
 import Foundation
 import Logging
 import Testing
@@ -74,7 +75,7 @@ struct FanOutHarness {
 
     /// Joins a channel the way the WebSocket layer does and returns the client's queue.
     func subscribe(
-        _ claims: RealtimeClaims, _ bindings: [RealtimeJSON], topic: String = "realtime:test", capacity: Int = 10_000
+        _ claims: AccessClaims, _ bindings: [RealtimeJSON], topic: String = "realtime:test", capacity: Int = 10_000
     ) async throws -> ClientOutbox {
         let outbox = try #require(registry.addClient(version: .v1, capacity: capacity))
         var resolved: [TableBinding] = []
@@ -106,12 +107,6 @@ struct FanOutHarness {
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(listenerApplicationName)")
         return result.count
     }
-}
-
-/// A failure of the test scaffolding itself.
-struct HarnessError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Reading what a client was sent.

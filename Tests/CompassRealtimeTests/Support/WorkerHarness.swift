@@ -1,4 +1,5 @@
 import CompassTestSupport
+import CompassTokens
 import Foundation
 import Logging
 import NIOCore
@@ -16,7 +17,7 @@ struct WorkerHarness {
     let database: TestDatabase
     let hub: RealtimeHub
     let port: Int
-    let issuer: RealtimeTokenIssuer
+    let issuer: AccessTokenIssuer
     let writer: PostgresConnection
     let group: ServiceGroup
 
@@ -50,7 +51,7 @@ struct WorkerHarness {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 let harness = WorkerHarness(
-                    database: database, hub: hub, port: port, issuer: try await RealtimeTokenIssuer(secret: secret),
+                    database: database, hub: hub, port: port, issuer: try await AccessTokenIssuer(secret: secret),
                     writer: writer, group: group)
                 do {
                     try await body(harness)
@@ -66,7 +67,7 @@ struct WorkerHarness {
     }
 
     /// A token for a demo user (or another role), valid for `lifetime` seconds.
-    func token(_ user: String?, role: RealtimeRole = .authenticated, lifetime: TimeInterval = 3600) async throws -> String {
+    func token(_ user: String?, role: APIRole = .authenticated, lifetime: TimeInterval = 3600) async throws -> String {
         try await issuer.token(role: role, subject: user, lifetime: lifetime)
     }
 

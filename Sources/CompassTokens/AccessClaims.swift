@@ -1,7 +1,7 @@
 import Foundation
 
 /// The Postgres roles a token may name.
-public enum RealtimeRole: String, Sendable, Hashable, CaseIterable {
+public enum APIRole: String, Sendable, Hashable, CaseIterable {
     case anon
     case authenticated
     case serviceRole = "service_role"
@@ -10,9 +10,9 @@ public enum RealtimeRole: String, Sendable, Hashable, CaseIterable {
 /// A verified token's identity: its role, subject, expiry and the whole claim set.
 ///
 /// The claim set is what policies read through `request.jwt.claims` (`auth.uid()` is its `sub`).
-public struct RealtimeClaims: Sendable, Hashable {
+public struct AccessClaims: Sendable, Hashable {
     /// The role the subscriber's checks run as.
-    public var role: RealtimeRole
+    public var role: APIRole
     /// The `sub` claim, if any (a user id for `authenticated`).
     public var subject: String?
     /// When the token stops being valid (`exp`).
@@ -21,7 +21,7 @@ public struct RealtimeClaims: Sendable, Hashable {
     public var claimsJSON: String
 
     /// Makes claims (tests and the token command build them directly).
-    public init(role: RealtimeRole, subject: String?, expiresAt: Date, claimsJSON: String) {
+    public init(role: APIRole, subject: String?, expiresAt: Date, claimsJSON: String) {
         self.role = role
         self.subject = subject
         self.expiresAt = expiresAt
@@ -35,13 +35,18 @@ public struct RealtimeClaims: Sendable, Hashable {
 
     /// Role plus claims: what a row-visibility check depends on.
     public struct AuthorizationKey: Sendable, Hashable {
-        public var role: RealtimeRole
+        public var role: APIRole
         public var claimsJSON: String
+
+        public init(role: APIRole, claimsJSON: String) {
+            self.role = role
+            self.claimsJSON = claimsJSON
+        }
     }
 }
 
 /// Why a token was refused, worded as the protocol's `Code: text` reasons.
-public enum RealtimeTokenError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not three base64url parts of JSON.
     case malformed
     /// Wrong signature or algorithm.

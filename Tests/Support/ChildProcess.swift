@@ -1,13 +1,13 @@
 import Foundation
 
 /// A child process with its output in files (no pipes: a child that outlives us cannot hang them).
-final class ChildProcess: Sendable {
-    let pid: pid_t
-    let outputPath: String
-    let errorPath: String
+public final class ChildProcess: Sendable {
+    public let pid: pid_t
+    public let outputPath: String
+    public let errorPath: String
 
     /// Starts `arguments[0]` with the rest as arguments and `environment` added to ours.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         outputPath = scratch + ".out"
         errorPath = scratch + ".err"
@@ -32,19 +32,19 @@ final class ChildProcess: Sendable {
     }
 
     /// Runs to completion (at most `timeout`) and returns the exit code with both outputs.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(300)) async throws -> (code: Int32, output: String, error: String) {
+    public static func run(_ arguments: [String], timeout: Duration = .seconds(300)) async throws -> (code: Int32, output: String, error: String) {
         let process = try ChildProcess(arguments)
         let code = try await process.exitCode(timeout: timeout)
         return (code, process.output, process.errorOutput)
     }
 
     /// What the child wrote to stdout so far.
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     /// What the child wrote to stderr so far.
-    var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    public var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
     /// Waits for the exit; kills the child and throws after `timeout`.
-    func exitCode(timeout: Duration) async throws -> Int32 {
+    public func exitCode(timeout: Duration) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while true {
             var status: Int32 = 0
@@ -62,7 +62,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits until stdout contains `text`; throws after `timeout` or if the child exits first.
-    func waitForOutput(containing text: String, timeout: Duration) async throws {
+    public func waitForOutput(containing text: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while !output.contains(text) {
             var status: Int32 = 0
@@ -77,7 +77,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Ends the child if it still runs.
-    func terminate() {
+    public func terminate() {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, WNOHANG)

@@ -1,0 +1,79 @@
+import CompassTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The gateway check Supabase runs before `/auth/v1` and `/rest/v1`: the request must carry
+/// an `apikey` (header or query parameter) that is a JWT signed with the project secret.
+///
+/// ```swift
+/// let key = try await gate.check(request)      // the key's claims, or an APIKeyError
+/// let bearer = request.bearerToken ?? key.token
+/// ```
+/// The bearer token (the user's session) is each API's own to verify, in its own error shape.
+public struct APIKeyGate: Sendable {
+    let verifier: AccessTokenVerifier
+
+    public init(verifier: AccessTokenVerifier) {
+        self.verifier = verifier
+    }
+
+    /// The presented key, verified.
+    public func check(_ request: Request) async throws(APIKeyError) -> APIKey {
+        guard let token = request.apiKey else { throw .missing }
+        do {
+            return APIKey(token: token, claims: try await verifier.verify(token))
+        } catch {
+            throw .invalid
+        }
+    }
+}
+
+/// A verified API key (`anon`, `service_role`, or a user's access token used as one).
+public struct APIKey: Sendable {
+    /// The key as sent.
+    public var token: String
+    /// Its verified claims.
+    public var claims: AccessClaims
+}
+
+/// The gateway's refusals; the replies match Supabase's gateway word for word.
+public enum APIKeyError: Error, Sendable, Hashable {
+    /// No `apikey` header or query parameter.
+    case missing
+    /// The key is not a JWT signed with the project secret, or it expired.
+    case invalid
+
+    /// 401 with the gateway's `{"message": …}` body.
+    public var response: Response {
+        switch self {
+        case .missing:
+            return JSONReply.object(
+                status: .unauthorized,
+                ["message": "No API key found in request", "hint": "No `apikey` request header or url param was found."])
+        case .invalid:
+            return JSONReply.object(
+                status: .unauthorized,
+                ["message": "Invalid API key", "hint": "Double check your Supabase `anon` or `service_role` API key."])
+        }
+    }
+}
+
+extension Request {
+    /// The `apikey` header, else the `apikey` query parameter (as Supabase's gateway accepts it).
+    public var apiKey: String? {
+        let header = headers[HTTPField.Name("apikey")!]
+        if let header, !header.isEmpty { return header }
+        if let query = uri.queryParameters.get("apikey"), !query.isEmpty { return query }
+        return nil
+    }
+
+    /// The token of an `Authorization: Bearer …` header, if any.
+    public var bearerToken: String? {
+        guard let value = headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+}

@@ -1,0 +1,50 @@
+import CompassHTTP
+import CompassRealtime
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// compass-worker's one HTTP server: `/auth/v1` (GoTrue), `/rest/v1` (PostgREST),
+/// `/realtime/v1` (Realtime), the apps' own `/api`, `/health` and `/metrics`.
+///
+/// ```swift
+/// let server = try await CompassServer(configuration: WorkerConfiguration(environment: env), logger: logger)
+/// try await server.run()   // until SIGTERM or SIGINT
+/// ```
+public struct CompassServer: Sendable {
+    /// The realtime side (its hub holds the configuration, pool and token verifier).
+    public let realtime: RealtimeWorker
+
+    /// Builds every API from the environment's settings; nothing listens until ``run(onServerRunning:)``.
+    public init(configuration: WorkerConfiguration, logger: Logger) async throws {
+        self.realtime = try await RealtimeWorker(configuration: configuration, logger: logger)
+    }
+
+    /// Wraps a realtime hub that is already built (tests point it at their own database).
+    public init(hub: RealtimeHub) {
+        self.realtime = RealtimeWorker(hub: hub)
+    }
+
+    /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
+    public func run(
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) async throws {
+        try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
+    }
+
+    /// Every API's routes on one router, their background services in one group.
+    public func makeServiceGroup(
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) -> ServiceGroup {
+        let router = Router(context: CompassRequestContext.self)
+        let services: [any Service] = []
+        // Each API adds its routes (and any background service) here.
+        return realtime.makeServiceGroup(
+            router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,
+            onServerRunning: onServerRunning)
+    }
+}
