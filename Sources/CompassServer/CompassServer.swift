@@ -3,6 +3,7 @@ import CompassRealtime
 import Hummingbird
 import Logging
 import NIOCore
+import Postgres
 import ServiceLifecycle
 import UnixSignals
 
@@ -14,17 +15,21 @@ import UnixSignals
 /// try await server.run()   // until SIGTERM or SIGINT
 /// ```
 public struct CompassServer: Sendable {
-    /// The realtime side (its hub holds the configuration, pool and token verifier).
+    /// The realtime side (its hub holds the configuration, its own pool and the token verifier).
     public let realtime: RealtimeWorker
+    /// The connections `/auth/v1`, `/rest/v1` and `/api` share (the realtime fan-out keeps its own).
+    public let pool: PostgresPool
 
     /// Builds every API from the environment's settings; nothing listens until ``run(onServerRunning:)``.
     public init(configuration: WorkerConfiguration, logger: Logger) async throws {
-        self.realtime = try await RealtimeWorker(configuration: configuration, logger: logger)
+        try await self.init(hub: RealtimeHub(configuration: configuration, logger: logger))
     }
 
-    /// Wraps a realtime hub that is already built (tests point it at their own database).
-    public init(hub: RealtimeHub) {
+    /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
+    public init(hub: RealtimeHub) async throws {
         self.realtime = RealtimeWorker(hub: hub)
+        self.pool = PostgresPool(
+            configuration: hub.postgresConfiguration, maximumConnections: hub.configuration.apiPoolSize, logger: hub.logger)
     }
 
     /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
@@ -33,6 +38,7 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
+        await pool.close()
     }
 
     /// Every API's routes on one router, their background services in one group.

@@ -27,7 +27,8 @@ public final class RealtimeHub: Sendable {
     public let postgresConfiguration: PostgresConfiguration
     /// Where the LISTEN connection goes.
     public let listenerConfiguration: PostgresConfiguration
-    let logger: Logger
+    /// Where the worker logs.
+    public let logger: Logger
 
     /// Builds the shared parts from `configuration.databaseURL`; nothing connects yet.
     public convenience init(configuration: WorkerConfiguration, logger: Logger) async throws {

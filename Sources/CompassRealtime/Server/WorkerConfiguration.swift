@@ -39,6 +39,8 @@ public struct WorkerConfiguration: Sendable {
     public var fallbackPollInterval: Duration = .seconds(1)
     /// How long shutdown waits for clients to take their close frames.
     public var shutdownGracePeriod: Duration = .seconds(5)
+    /// Connections the HTTP APIs (auth, REST, /api) may hold open at once.
+    public var apiPoolSize = 10
     /// The `application_name` of the LISTEN connection.
     public var listenApplicationName = "compass-worker-listen"
 
@@ -96,6 +98,7 @@ public struct WorkerConfiguration: Sendable {
         if let interval = try seconds("COMPASS_REALTIME_POLL_INTERVAL_SECONDS") { fallbackPollInterval = interval }
         if let timeout = try seconds("COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS") { idleTimeout = timeout }
         if let frames = try count("COMPASS_REALTIME_OUTBOUND_BUFFER") { outboundBufferFrames = frames }
+        if let size = try count("COMPASS_DB_POOL_SIZE") { apiPoolSize = size }
     }
 
     /// The base URL clients are given (`ws://host:port/realtime/v1`).

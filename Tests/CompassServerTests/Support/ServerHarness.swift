@@ -34,7 +34,7 @@ struct ServerHarness {
             listener.set("application_name", configuration.listenApplicationName)
             let hub = try await RealtimeHub(
                 configuration: configuration, postgres: database.configuration, listener: listener, logger: TestDatabase.logger)
-            let server = CompassServer(hub: hub)
+            let server = try await CompassServer(hub: hub)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let group = server.makeServiceGroup(gracefulShutdownSignals: []) { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
