@@ -198,6 +198,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CompassHTTPTests",
+            dependencies: [
+                "CompassHTTP",
+                "CompassTokens",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CompassAuthTests",
             dependencies: [
                 "CompassAuth",

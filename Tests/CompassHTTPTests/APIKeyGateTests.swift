@@ -1,0 +1,97 @@
+import CompassHTTP
+import CompassTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("API keys and the gateway check (no database)")
+struct APIKeyGateTests {
+    static let secret = "gateway-tests-secret-0123456789abcdef"
+
+    @Test func keysAreDeterministicPerSecretAndCarryTheirRole() async throws {
+        let keys = try await APIKeys(secret: Self.secret)
+        let again = try await APIKeys(secret: Self.secret)
+        #expect(keys.anon == again.anon)
+        #expect(keys.serviceRole == again.serviceRole)
+        let other = try await APIKeys(secret: "another-secret-that-is-long-enough-0123")
+        #expect(other.anon != keys.anon)
+        let verifier = try await AccessTokenVerifier(secret: Self.secret)
+        #expect(try await verifier.verify(keys.anon).role == .anon)
+        #expect(try await verifier.verify(keys.serviceRole).role == .serviceRole)
+    }
+
+    @Test func requestsWithoutAValidKeyGetTheGatewayReply() async throws {
+        let keys = try await APIKeys(secret: Self.secret)
+        let foreign = try await APIKeys(secret: "another-secret-that-is-long-enough-0123")
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/probe", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("No API key found in request"))
+            }
+            try await client.execute(uri: "/probe", method: .get, headers: [HTTPField.Name("apikey")!: foreign.anon]) {
+                response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("Invalid API key"))
+                #expect(!String(buffer: response.body).contains(foreign.anon))
+            }
+            try await client.execute(uri: "/probe", method: .get, headers: [HTTPField.Name("apikey")!: keys.anon]) {
+                response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "anon")
+            }
+            try await client.execute(uri: "/probe?apikey=\(keys.serviceRole)", method: .get) { response in
+                #expect(String(buffer: response.body) == "service_role")
+            }
+        }
+    }
+
+    @Test func bearerTokensAreReadCaseInsensitively() async throws {
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/bearer", method: .get, headers: [.authorization: "bearer abc.def.ghi"]) { response in
+                #expect(String(buffer: response.body) == "abc.def.ghi")
+            }
+            try await client.execute(uri: "/bearer", method: .get, headers: [.authorization: "Basic abc"]) { response in
+                #expect(String(buffer: response.body) == "none")
+            }
+        }
+    }
+
+    @Test func bodiesPastTheLimitAreRefusedBeforeTheyAreRead() async throws {
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/body", method: .post, body: ByteBuffer(string: "0123456789")) { response in
+                #expect(String(buffer: response.body) == "10")
+            }
+            try await client.execute(uri: "/body", method: .post, body: ByteBuffer(string: String(repeating: "x", count: 17))) {
+                response in
+                #expect(response.status == .contentTooLarge)
+            }
+        }
+    }
+
+    static func application() async throws -> some ApplicationProtocol {
+        let gate = APIKeyGate(verifier: try await AccessTokenVerifier(secret: secret))
+        let router = Router(context: CompassRequestContext.self)
+        router.get("/probe") { request, _ -> Response in
+            do throws(APIKeyError) {
+                let key = try await gate.check(request)
+                return JSONReply.text(key.claims.role.rawValue)
+            } catch {
+                return error.response
+            }
+        }
+        router.get("/bearer") { request, _ in request.bearerToken ?? "none" }
+        router.post("/body") { request, _ -> Response in
+            do {
+                return JSONReply.text("\(try await request.collectBody(upTo: 16).readableBytes)")
+            } catch is BodyTooLarge {
+                return JSONReply.object(status: .contentTooLarge, ["message": "too large"])
+            }
+        }
+        return Application(router: router)
+    }
+}
