@@ -11,6 +11,7 @@ struct FeedCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: "The user's id; the feed runs under their RLS scope.")
     var user: UUID
@@ -36,7 +37,7 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let now = Date()
+        let now = clock.date
         let request = FeedRequest(type: type?.type, range: range, search: search, page: page, widget: widget)
         let response = try await options.withUserScope(user) { scope, _ in
             try await FeedRepository(scope: scope).response(for: request, now: now)

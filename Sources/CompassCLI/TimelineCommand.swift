@@ -11,6 +11,7 @@ struct TimelineCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: "The user's id; the timeline runs under their RLS scope.")
     var user: UUID
@@ -25,7 +26,7 @@ struct TimelineCommand: AsyncParsableCommand {
     var hide: TimelineTypeList?
 
     func run() async throws {
-        let today = Date()
+        let today = clock.date
         let request = TimelineRequest(range: range, school: school, hiddenTypes: hide?.types ?? [])
         let response = try await options.withUserScope(user) { scope, _ in
             try await TimelineRepository(scope: scope).response(for: request, today: today)
