@@ -19,6 +19,18 @@ struct ReadParityTests {
         #expect(!reply.text.isEmpty && reply.json != nil, sourceLocation: sourceLocation)
     }
 
+    @Test func theWholeFeedIsOneRequestAndTwoRoundTrips() async throws {
+        try await H.with { harness in
+            _ = try await harness.send(.get, "/api/v1/feed", as: H.sofia)  // opens the pool's connection
+            let trips = try await harness.roundTrips {
+                let reply = try await harness.send(.get, "/api/v1/feed", as: H.sofia)
+                #expect(reply.status == .ok)
+                #expect(reply.object["total"] as? Int == 31)
+            }
+            #expect(trips == 2)
+        }
+    }
+
     @Test func feed() async throws {
         try await H.with { harness in
             let cases: [([String], String)] = [

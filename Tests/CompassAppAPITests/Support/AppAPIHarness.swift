@@ -22,6 +22,8 @@ struct AppAPIHarness {
 
     let database: TestDatabase
     let api: AppAPI
+    /// The pool `/api` leases from (one connection, so its round trips can be counted).
+    let pool: PostgresPool
     let client: any TestClientProtocol
     let keys: APIKeys
     let issuer: AccessTokenIssuer
@@ -42,7 +44,7 @@ struct AppAPIHarness {
     /// Runs `body` with a router serving `/api` over a fresh demo database.
     static func with(_ body: @escaping @Sendable (AppAPIHarness) async throws -> Void) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 4, logger: TestDatabase.logger)
+            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             let api = AppAPI(
                 pool: pool, verifier: try await AccessTokenVerifier(secret: secret), now: { now }, logger: TestDatabase.logger)
@@ -53,7 +55,7 @@ struct AppAPIHarness {
             do {
                 try await Application(router: router).test(.router) { client in
                     try await body(AppAPIHarness(
-                        database: database, api: api, client: client, keys: keys, issuer: issuer, now: now))
+                        database: database, api: api, pool: pool, client: client, keys: keys, issuer: issuer, now: now))
                 }
             } catch {
                 await pool.close()
@@ -61,6 +63,13 @@ struct AppAPIHarness {
             }
             await pool.close()
         }
+    }
+
+    /// Database round trips `body` causes on the pool's one connection.
+    func roundTrips(_ body: () async throws -> Void) async throws -> Int {
+        let before = try await pool.withConnection { await $0.roundTrips }
+        try await body()
+        return try await pool.withConnection { await $0.roundTrips } - before
     }
 
     /// A user's access token (one hour).
