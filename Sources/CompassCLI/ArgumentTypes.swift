@@ -30,12 +30,8 @@ struct FeedTypeArgument: ExpressibleByArgument, Sendable {
     var type: ActivityEventType
 
     init?(argument: String) {
-        switch argument {
-        case "interaction", "interactions": type = .interaction
-        case "school_status_change", "status", "status_change": type = .schoolStatusChange
-        case "document_upload", "document", "documents": type = .documentUpload
-        default: return nil
-        }
+        guard let type = ActivityEventType(filterName: argument) else { return nil }
+        self.type = type
     }
 
     static var allValueStrings: [String] { ActivityEventType.allCases.map(\.rawValue) }
@@ -46,11 +42,7 @@ struct TimelineTypeList: ExpressibleByArgument, Sendable {
     var types: Set<TimelineItemType>
 
     init?(argument: String) {
-        var types = Set<TimelineItemType>()
-        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let type = TimelineItemType(rawValue: part.trimmingCharacters(in: .whitespaces)) else { return nil }
-            types.insert(type)
-        }
+        guard let types = TimelineItemType.set(fromList: argument) else { return nil }
         self.types = types
     }
 

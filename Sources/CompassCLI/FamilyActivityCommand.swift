@@ -38,17 +38,9 @@ struct FamilyActivityCommand: AsyncParsableCommand {
     func run() async throws {
         let after = try cursor.map { try ParentActivityCursor(encoded: $0) }
         let (result, names) = try await options.withUserScope(user) { scope, _ in
-            let result = try await FamilyActivityRepository(scope: scope).page(familyId: family, limit: limit, after: after)
-            let parents = Array(Set(result.page.activities.map(\.triggeringUserId)))
-            var names: [UUID: String] = [:]
-            if !parents.isEmpty {
-                for row in try await scope.query(
-                    "SELECT user_id, coalesce(full_name, username) FROM profiles WHERE user_id = ANY(\(parents))")
-                {
-                    names[try row.decode(UUID.self, at: 0)] = try row.decode(String.self, at: 1)
-                }
-            }
-            return (result, names)
+            let repository = FamilyActivityRepository(scope: scope)
+            let result = try await repository.page(familyId: family, limit: limit, after: after)
+            return (result, options.json ? [:] : try await repository.parentNames(of: result.page))
         }
         if options.json { return try Output.json(result.page) }
         let now = Date()

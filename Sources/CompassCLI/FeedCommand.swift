@@ -11,6 +11,7 @@ struct FeedCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: "The user's id; the feed runs under their RLS scope.")
     var user: UUID
@@ -36,39 +37,17 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let now = Date()
-        let snapshot = try await options.withUserScope(user) { scope, _ in
-            try await FeedRepository(scope: scope).load(now: now)
+        let now = clock.date
+        let request = FeedRequest(type: type?.type, range: range, search: search, page: page, widget: widget)
+        let response = try await options.withUserScope(user) { scope, _ in
+            try await FeedRepository(scope: scope).response(for: request, now: now)
         }
-        let query = ActivityFeedQuery(type: type?.type, dateRange: range, searchText: search, page: page)
-        var result = query.page(of: snapshot.events, now: now)
-        if widget {
-            let events = ActivityFeed.widget(query.filter(snapshot.events, now: now))
-            result = ActivityFeedPage(events: events, page: 1, totalPages: 1, total: events.count)
-        }
-        if options.json {
-            return try Output.json(FeedOutput(page: result, warnings: snapshot.warnings))
-        }
-        snapshot.warnings.forEach { printError("warning: \($0)") }
+        if options.json { return try Output.json(response) }
+        let result = response.page
+        response.warnings.forEach { printError("warning: \($0)") }
         Output.table(
             ["when", "", "title", "description"],
             result.events.map { [$0.relativeTime ?? "", $0.icon, $0.title, $0.description] }, maxWidth: 72)
         Output.line("Page \(result.page) of \(result.totalPages) · \(result.total) event\(result.total == 1 ? "" : "s")")
-    }
-}
-
-/// `{"events": [...], "page": N, "totalPages": N, "total": N}`, plus `warnings` when a source failed.
-struct FeedOutput: Encodable {
-    var page: ActivityFeedPage
-    var warnings: [String]
-
-    private enum CodingKeys: String, CodingKey { case warnings }
-
-    func encode(to encoder: any Encoder) throws {
-        try page.encode(to: encoder)
-        if !warnings.isEmpty {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(warnings, forKey: .warnings)
-        }
     }
 }

@@ -11,6 +11,7 @@ struct InteractionsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: "The user's id; the list runs under their RLS scope.")
     var user: UUID
@@ -48,7 +49,7 @@ struct InteractionsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let now = Date()
+        let now = clock.date
         let audience: InteractionsRepository.Audience = family.map { .family($0) } ?? .athlete
         let records = try await options.withUserScope(user) { scope, _ in
             try await InteractionsRepository(scope: scope).load(audience)

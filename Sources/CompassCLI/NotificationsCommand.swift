@@ -43,10 +43,8 @@ struct NotificationsListCommand: AsyncParsableCommand {
     func run() async throws {
         let now = Date()
         let inbox = try await options.withRepository { try await $0.load() }
+        if options.database.json { return try Output.json(NotificationsResponse(inbox: inbox)) }
         let groups = inbox.groups
-        if options.database.json {
-            return try Output.json(NotificationsOutput(notifications: groups, unreadCount: inbox.unreadCount))
-        }
         Output.table(
             ["id", "when", "", "text", "post"],
             groups.map { group in
@@ -57,12 +55,6 @@ struct NotificationsListCommand: AsyncParsableCommand {
     }
 }
 
-/// `{"notifications": [grouped rows], "unreadCount": N}`.
-struct NotificationsOutput: Encodable {
-    var notifications: [GroupedActivityItem]
-    var unreadCount: Int
-}
-
 struct NotificationsUnreadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unread", abstract: "The unread count (the tab badge).")
 
@@ -70,7 +62,7 @@ struct NotificationsUnreadCommand: AsyncParsableCommand {
 
     func run() async throws {
         let count = try await options.withRepository { try await $0.unreadCount() }
-        if options.database.json { return try Output.json(["unreadCount": count]) }
+        if options.database.json { return try Output.json(UnreadCountResponse(unreadCount: count)) }
         Output.line("\(count) unread")
     }
 }
@@ -90,11 +82,7 @@ struct NotificationsReadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let change = try await options.withRepository { repository in
-            let groups = try await repository.load().groups
-            let expanded = ids.flatMap { id in groups.first { $0.id == id }?.activityIds ?? [id] }
-            return try await repository.markRead(Array(Set(expanded)))
-        }
+        let change = try await options.withRepository { try await $0.markRead(rowIds: ids) }
         try options.report(change, verb: "Marked read")
     }
 }

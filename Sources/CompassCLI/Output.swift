@@ -1,13 +1,11 @@
+import CompassDomain
 import Foundation
 
 /// Writes command results: one JSON document, or text tables.
 enum Output {
-    /// Encodes `value` as one pretty-printed JSON document on stdout.
+    /// Encodes `value` as one JSON document on stdout, exactly as `/api` serves it (``CompassJSON``).
     static func json(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        FileHandle.standardOutput.write(try CompassJSON.encode(value))
     }
 
     /// Prints a left-aligned table with a header and a rule; cells are cut to `maxWidth`.

@@ -11,6 +11,7 @@ struct TimelineCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: DatabaseOptions
+    @OptionGroup var clock: ClockOptions
 
     @Option(help: "The user's id; the timeline runs under their RLS scope.")
     var user: UUID
@@ -25,18 +26,13 @@ struct TimelineCommand: AsyncParsableCommand {
     var hide: TimelineTypeList?
 
     func run() async throws {
-        let today = Date()
-        let snapshot = try await options.withUserScope(user) { scope, _ in
-            try await TimelineRepository(scope: scope).load()
+        let today = clock.date
+        let request = TimelineRequest(range: range, school: school, hiddenTypes: hide?.types ?? [])
+        let response = try await options.withUserScope(user) { scope, _ in
+            try await TimelineRepository(scope: scope).response(for: request, today: today)
         }
-        if let school, !snapshot.schools.contains(where: { $0.id == school }) {
-            throw CLIFailure.badInput("school \(school.cliText) is not one of this user's schools")
-        }
-        let state = TimelineViewState(viewRange: range, selectedSchoolId: school, hiddenTypes: hide?.types ?? [])
-        let layout = state.layout(of: snapshot.items, today: today)
-        if options.json {
-            return try Output.json(TimelineOutput(range: range, schools: snapshot.schools, layout: layout))
-        }
+        if options.json { return try Output.json(response) }
+        let layout = response.layout
         Output.line("\(range.label): \(CLIDate.day(layout.interval.start)) to \(CLIDate.day(layout.interval.end))")
         Output.line("Months: " + layout.months.map(\.label).joined(separator: " "))
         Output.line()
@@ -49,21 +45,5 @@ struct TimelineCommand: AsyncParsableCommand {
             layout.items.map { item in
                 [CLIDate.day(item.date), item.type.displayName, item.emoji, item.label, item.schoolName ?? "No School"]
             })
-    }
-}
-
-/// The layout's JSON plus the view range and the school filter's options.
-struct TimelineOutput: Encodable {
-    var range: TimelineViewRange
-    var schools: [TimelineSchool]
-    var layout: TimelineLayout
-
-    private enum CodingKeys: String, CodingKey { case viewRange, schools }
-
-    func encode(to encoder: any Encoder) throws {
-        try layout.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(range, forKey: .viewRange)
-        try container.encode(schools, forKey: .schools)
     }
 }

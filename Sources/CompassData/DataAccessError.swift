@@ -10,6 +10,10 @@ public enum DataAccessError: Error, Sendable, Hashable, CustomStringConvertible 
     case notAParent(userId: UUID)
     /// A row the caller named does not exist or is not visible to them.
     case notFound(entity: String, id: UUID)
+    /// The timeline's school filter names a school that is not one of the user's schools.
+    case unknownSchool(UUID)
+    /// The user can see this row but the policies do not let them change it (e.g. a parent and an athlete's interaction).
+    case notAllowed(entity: String, id: UUID)
     /// A column held a value the models do not know (e.g. a new enum case).
     case unexpectedValue(table: String, column: String)
 
@@ -23,6 +27,10 @@ public enum DataAccessError: Error, Sendable, Hashable, CustomStringConvertible 
             return "user \(userId.uuidString.lowercased()) is not a parent of any family"
         case .notFound(let entity, let id):
             return "no \(entity) \(id.uuidString.lowercased()) visible to this user"
+        case .unknownSchool(let id):
+            return "school \(id.uuidString.lowercased()) is not one of this user's schools"
+        case .notAllowed(let entity, let id):
+            return "this user may not change \(entity) \(id.uuidString.lowercased())"
         case .unexpectedValue(let table, let column):
             return "unexpected value in \(table).\(column)"
         }

@@ -96,6 +96,22 @@ public struct FamilyActivityRepository: Sendable {
         }
     }
 
+    /// `SELECT user_id, coalesce(full_name, username) FROM profiles WHERE user_id = ANY($1)`
+    static func parentNamesQuery(userIds: [UUID]) -> PostgresQuery {
+        "SELECT user_id, coalesce(full_name, username) FROM profiles WHERE user_id = ANY(\(userIds))"
+    }
+
+    /// The display names of the parents who triggered a page's activities (one query; none for an empty page).
+    public func parentNames(of page: ParentActivityPage) async throws -> [UUID: String] {
+        let parents = Set(page.activities.map(\.triggeringUserId)).sorted { $0.sortsBefore($1) }
+        guard !parents.isEmpty else { return [:] }
+        var names: [UUID: String] = [:]
+        for row in try await scope.query(Self.parentNamesQuery(userIds: parents)) {
+            names[try row.decode(UUID.self, at: 0)] = try row.decode(String.self, at: 1)
+        }
+        return names
+    }
+
     static func activity(_ row: PostgresRow) throws -> ParentActivity {
         let (id, familyId, userId, typeCode, target, targetId, changes, deviceId, createdAt) =
             try row.decode((UUID, UUID, UUID, String, String, UUID, PostgresJSON, String?, Date).self)

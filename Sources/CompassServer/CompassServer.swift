@@ -1,6 +1,8 @@
+import CompassAppAPI
 import CompassHTTP
 import CompassRealtime
 import Hummingbird
+import Foundation
 import Logging
 import NIOCore
 import Postgres
@@ -19,17 +21,22 @@ public struct CompassServer: Sendable {
     public let realtime: RealtimeWorker
     /// The connections `/auth/v1`, `/rest/v1` and `/api` share (the realtime fan-out keeps its own).
     public let pool: PostgresPool
+    /// The apps' own endpoints under `/api`.
+    public let appAPI: AppAPI
 
     /// Builds every API from the environment's settings; nothing listens until ``run(onServerRunning:)``.
     public init(configuration: WorkerConfiguration, logger: Logger) async throws {
-        try await self.init(hub: RealtimeHub(configuration: configuration, logger: logger))
+        try await self.init(
+            hub: RealtimeHub(configuration: configuration, logger: logger),
+            appAPI: AppAPIConfiguration(environment: ProcessInfo.processInfo.environment))
     }
 
     /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
-    public init(hub: RealtimeHub) async throws {
+    public init(hub: RealtimeHub, appAPI: AppAPIConfiguration = AppAPIConfiguration()) async throws {
         self.realtime = RealtimeWorker(hub: hub)
         self.pool = PostgresPool(
             configuration: hub.postgresConfiguration, maximumConnections: hub.configuration.apiPoolSize, logger: hub.logger)
+        self.appAPI = AppAPI(pool: pool, verifier: hub.verifier, configuration: appAPI, logger: hub.logger)
     }
 
     /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
@@ -48,6 +55,7 @@ public struct CompassServer: Sendable {
     ) -> ServiceGroup {
         let router = Router(context: CompassRequestContext.self)
         let services: [any Service] = []
+        appAPI.addRoutes(to: router)
         // Each API adds its routes (and any background service) here.
         return realtime.makeServiceGroup(
             router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,

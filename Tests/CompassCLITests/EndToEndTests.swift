@@ -11,60 +11,11 @@ struct EndToEndTests {
     static let grace = "a1000000-0000-4000-8000-000000000004"
     static let chenFamily = "f1000000-0000-4000-8000-000000000002"
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    typealias Run = CompassBinary.Run
 
-        func json() throws -> [String: Any] {
-            let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
-            return try #require(object as? [String: Any])
-        }
-    }
-
-    /// The `compass` executable next to the test bundle (`.build*/debug/compass`).
-    static func binary() throws -> URL {
-        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        for folder in candidates {
-            var current = folder
-            for _ in 0..<4 {
-                let binary = current.appendingPathComponent("compass")
-                if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-                current = current.deletingLastPathComponent()
-            }
-        }
-        throw TestClusterError("cannot find the compass binary near \(candidates.map(\.path)); run swift build first")
-    }
-
-    /// Runs `compass arguments --database-url <db>` and collects its output (through files, not pipes).
+    /// Runs `compass arguments --database-url <db>` (see ``CompassBinary``).
     static func compass(_ arguments: [String], database: TestDatabase?) async throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments + (database.map { ["--database-url", $0.configuration.connectionString] } ?? [])
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "DATABASE_URL")
-        environment["COMPASS_SQL_DIR"] = TestCluster.repositoryRoot.appendingPathComponent("sql").path
-        process.environment = environment
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("compass-cli-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
-            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
-        }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Polled, not waitUntilExit(): a blocked cooperative thread would slow every other test.
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        return Run(
-            status: process.terminationStatus,
-            stdout: try String(contentsOfFile: scratch.path + ".out", encoding: .utf8),
-            stderr: try String(contentsOfFile: scratch.path + ".err", encoding: .utf8))
+        try await CompassBinary.run(arguments, database: database)
     }
 
     @Test func feedJSONHasTheSpecShape() async throws {

@@ -1,0 +1,91 @@
+import CompassData
+import CompassDomain
+import CompassHTTP
+import CompassTokens
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A refusal of `/api`: an HTTP status, a stable machine-readable `code` and a message naming the value.
+///
+/// Replies are `{"code": "invalid_parameter", "message": "…"}`. Messages name the caller's
+/// own input (a parameter, an id) and never a token, a secret or a database detail.
+public struct AppAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// A stable code clients can switch on.
+    public var code: String
+    /// What went wrong, for a person.
+    public var message: String
+
+    /// Creates an error.
+    public init(status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    /// The JSON reply.
+    public var response: Response {
+        AppReply.json(AppAPIErrorBody(code: code, message: message), status: status)
+    }
+
+    /// 400: a query parameter or path value is not what the endpoint takes.
+    static func invalidParameter(_ message: String) -> AppAPIError {
+        AppAPIError(status: .badRequest, code: "invalid_parameter", message: message)
+    }
+
+    /// 400: the body is not the JSON object the endpoint takes.
+    static func invalidBody(_ message: String) -> AppAPIError {
+        AppAPIError(status: .badRequest, code: "invalid_body", message: message)
+    }
+
+    /// 401: no user session (no bearer token, the anon key, or a token without a user).
+    static let sessionRequired = AppAPIError(
+        status: .unauthorized, code: "session_required",
+        message: "this endpoint needs a signed-in user's access token in Authorization: Bearer")
+
+    /// 401: the bearer token is not valid (bad signature, expired, malformed).
+    static func invalidToken(_ error: AccessTokenError) -> AppAPIError {
+        AppAPIError(status: .unauthorized, code: "invalid_token", message: error.reason)
+    }
+
+    /// 500: anything unexpected; the details go to the log, not the client.
+    static let internalError = AppAPIError(
+        status: .internalServerError, code: "internal_error", message: "the server could not complete the request")
+
+    /// The reply for a data-layer refusal.
+    static func from(_ error: DataAccessError) -> AppAPIError {
+        switch error {
+        case .notFound: return AppAPIError(status: .notFound, code: "not_found", message: error.description)
+        case .notAllowed: return AppAPIError(status: .forbidden, code: "not_allowed", message: error.description)
+        case .notParentOfFamily:
+            return AppAPIError(status: .forbidden, code: "not_parent_of_family", message: error.description)
+        case .notAParent: return AppAPIError(status: .forbidden, code: "not_a_parent", message: error.description)
+        case .unknownSchool: return .invalidParameter(error.description)
+        case .userScopeRequired, .unexpectedValue: return .internalError
+        }
+    }
+}
+
+/// `{"code": …, "message": …}`.
+struct AppAPIErrorBody: Encodable {
+    var code: String
+    var message: String
+}
+
+/// `/api`'s JSON replies, encoded by ``CompassJSON`` exactly as the CLI prints them.
+enum AppReply {
+    /// `value` as `application/json`.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        do {
+            return Response(
+                status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CompassJSON.encode(value))))
+        } catch {
+            return JSONReply.text(status: .internalServerError, #"{"code":"internal_error","message":"encoding failed"}"#)
+        }
+    }
+}

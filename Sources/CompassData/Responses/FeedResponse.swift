@@ -1,0 +1,65 @@
+import CompassDomain
+import Foundation
+
+/// What a feed read asks for: `compass feed`'s flags, `GET /api/v1/feed`'s query parameters.
+public struct FeedRequest: Sendable, Hashable {
+    /// Only this event type (nil: all).
+    public var type: ActivityEventType?
+    /// The date range.
+    public var range: DateRange
+    /// Case-insensitive search in titles and descriptions.
+    public var search: String
+    /// The page, from 1.
+    public var page: Int
+    /// Only the dashboard widget (the 10 most recent matching events).
+    public var widget: Bool
+
+    /// Creates a request; callers validate `page` (≥ 1, and 1 with `widget`) in their own words.
+    public init(
+        type: ActivityEventType? = nil, range: DateRange = .all, search: String = "", page: Int = 1, widget: Bool = false
+    ) {
+        self.type = type
+        self.range = range
+        self.search = search
+        self.page = page
+        self.widget = widget
+    }
+}
+
+/// `{"events": [...], "page": N, "totalPages": N, "total": N}`, plus `warnings` when a source failed.
+public struct FeedResponse: Sendable, Encodable {
+    /// The page of events.
+    public var page: ActivityFeedPage
+    /// One banner text per source that failed to load.
+    public var warnings: [String]
+
+    /// The page `request` selects from a loaded feed.
+    public init(request: FeedRequest, snapshot: ActivityFeedSnapshot, now: Date) {
+        let query = ActivityFeedQuery(type: request.type, dateRange: request.range, searchText: request.search, page: request.page)
+        if request.widget {
+            let events = ActivityFeed.widget(query.filter(snapshot.events, now: now))
+            page = ActivityFeedPage(events: events, page: 1, totalPages: 1, total: events.count)
+        } else {
+            page = query.page(of: snapshot.events, now: now)
+        }
+        warnings = snapshot.warnings
+    }
+
+    private enum CodingKeys: String, CodingKey { case warnings }
+
+    /// The page's own keys, then `warnings` only when there are some.
+    public func encode(to encoder: any Encoder) throws {
+        try page.encode(to: encoder)
+        if !warnings.isEmpty {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(warnings, forKey: .warnings)
+        }
+    }
+}
+
+extension FeedRepository {
+    /// Loads the feed (two round trips) and selects the requested page.
+    public func response(for request: FeedRequest, now: Date = Date()) async throws -> FeedResponse {
+        FeedResponse(request: request, snapshot: try await load(now: now), now: now)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// The one JSON encoding of every response the CLI prints with `--json` and `/api` serves.
+///
+/// ```swift
+/// let data = try CompassJSON.encode(page)   // pretty-printed, sorted keys, `/` unescaped
+/// ```
+/// Both surfaces call this, so the same value always produces the same bytes.
+public enum CompassJSON {
+    /// A fresh encoder with the shared settings (encoders are not `Sendable`, so none is cached).
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// `value` as one JSON document followed by a newline.
+    public static func encode(_ value: some Encodable) throws -> Data {
+        try encoder().encode(value) + Data("\n".utf8)
+    }
+}
