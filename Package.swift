@@ -147,6 +147,7 @@ let package = Package(
         .executableTarget(
             name: "CompassWorker",
             dependencies: [
+                "CompassREST",
                 "CompassRealtime",
                 "CompassServer",
                 .product(name: "Logging", package: "swift-log"),

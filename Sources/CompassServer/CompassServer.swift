@@ -1,4 +1,5 @@
 import CompassHTTP
+import CompassREST
 import CompassRealtime
 import Hummingbird
 import Logging
@@ -19,17 +20,22 @@ public struct CompassServer: Sendable {
     public let realtime: RealtimeWorker
     /// The connections `/auth/v1`, `/rest/v1` and `/api` share (the realtime fan-out keeps its own).
     public let pool: PostgresPool
+    /// `/rest/v1`: PostgREST's API.
+    public let rest: RESTAPI
 
     /// Builds every API from the environment's settings; nothing listens until ``run(onServerRunning:)``.
-    public init(configuration: WorkerConfiguration, logger: Logger) async throws {
-        try await self.init(hub: RealtimeHub(configuration: configuration, logger: logger))
+    public init(configuration: WorkerConfiguration, rest: RESTConfiguration = RESTConfiguration(), logger: Logger) async throws {
+        try await self.init(hub: RealtimeHub(configuration: configuration, logger: logger), rest: rest)
     }
 
     /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
-    public init(hub: RealtimeHub) async throws {
+    public init(hub: RealtimeHub, rest: RESTConfiguration = RESTConfiguration()) async throws {
         self.realtime = RealtimeWorker(hub: hub)
         self.pool = PostgresPool(
             configuration: hub.postgresConfiguration, maximumConnections: hub.configuration.apiPoolSize, logger: hub.logger)
+        self.rest = RESTAPI(
+            pool: pool, verifier: hub.verifier, configuration: rest, listenerConfiguration: hub.listenerConfiguration,
+            logger: hub.logger)
     }
 
     /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
@@ -47,8 +53,10 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
         let router = Router(context: CompassRequestContext.self)
-        let services: [any Service] = []
+        var services: [any Service] = []
         // Each API adds its routes (and any background service) here.
+        rest.addRoutes(to: router)
+        services.append(rest.reloadService)
         return realtime.makeServiceGroup(
             router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,
             onServerRunning: onServerRunning)

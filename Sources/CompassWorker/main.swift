@@ -1,3 +1,4 @@
+import CompassREST
 import CompassRealtime
 import CompassServer
 import Foundation
@@ -8,8 +9,10 @@ import Logging
 // down gracefully.
 
 let configuration: WorkerConfiguration
+let restConfiguration: RESTConfiguration
 do {
     configuration = try WorkerConfiguration(environment: ProcessInfo.processInfo.environment)
+    restConfiguration = try RESTConfiguration(environment: ProcessInfo.processInfo.environment)
 } catch {
     FileHandle.standardError.write(Data("compass-worker: \(error)\n".utf8))
     exit(2)
@@ -27,7 +30,7 @@ let logger: Logger = {
 }()
 
 do {
-    let worker = try await CompassServer(configuration: configuration, logger: logger)
+    let worker = try await CompassServer(configuration: configuration, rest: restConfiguration, logger: logger)
     let announce = logger
     let settings = configuration
     try await worker.run(onServerRunning: { channel in
