@@ -221,3 +221,14 @@ struct GrammarTests {
         #expect(RowRange(offset: 5, limit: 2).contentRange(returned: 2, total: 9) == "5-6/9")
     }
 }
+
+/// `RESTConfiguration` from the environment.
+@Suite("REST configuration")
+struct RESTConfigurationTests {
+    @Test func bodyLimitFromTheEnvironment() throws {
+        #expect(try RESTConfiguration(environment: [:]).maximumBodyBytes == 1 << 20)
+        #expect(try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "2048"]).maximumBodyBytes == 2048)
+        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "lots"]) }
+        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "0"]) }
+    }
+}

@@ -104,6 +104,16 @@ struct RESTReadWriteTests {
             #expect(minimal.body.isEmpty)
             #expect(try await rest.count("SELECT count(*)::int FROM public.parent_activities WHERE changes = '{}'::jsonb AND triggering_user_id = \(Demo.maria) AND activity_type = 'points_adjusted'") == 2)
 
+            let sparse = #"[{"family_unit_id":"\#(Demo.riveraFamily)","triggering_user_id":"\#(Demo.maria)","activity_type":"child_added","target_entity":"child","target_entity_id":"\#(Demo.sofia)"}]"#
+            let columns = "parent_activities?columns=family_unit_id,triggering_user_id,activity_type,target_entity,target_entity_id,changes"
+            let nulls = try await rest.request(.post, columns, token: maria, body: sparse)
+            #expect(nulls.isError("23502", status: 400))
+            let defaults = try await rest.request(
+                .post, columns, token: maria, headers: ["Prefer": "return=representation,missing=default"], body: sparse)
+            #expect(defaults.status == 201)
+            #expect((defaults.array.first?["changes"] as? [String: Any])?.isEmpty == true)
+            #expect(defaults.header("Preference-Applied")?.contains("missing=default") == true)
+
             let sofia = try await rest.token(Demo.sofia)
             let stanford = "5C000000-0000-4000-8000-000000000001"
             let upsert = try await rest.request(
