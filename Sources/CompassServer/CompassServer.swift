@@ -1,8 +1,9 @@
 import CompassAppAPI
 import CompassHTTP
+import CompassREST
 import CompassRealtime
-import Hummingbird
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
 import Postgres
@@ -13,7 +14,7 @@ import UnixSignals
 /// `/realtime/v1` (Realtime), the apps' own `/api`, `/health` and `/metrics`.
 ///
 /// ```swift
-/// let server = try await CompassServer(configuration: WorkerConfiguration(environment: env), logger: logger)
+/// let server = try await CompassServer(configuration: CompassServerConfiguration(environment: env), logger: logger)
 /// try await server.run()   // until SIGTERM or SIGINT
 /// ```
 public struct CompassServer: Sendable {
@@ -21,21 +22,28 @@ public struct CompassServer: Sendable {
     public let realtime: RealtimeWorker
     /// The connections `/auth/v1`, `/rest/v1` and `/api` share (the realtime fan-out keeps its own).
     public let pool: PostgresPool
+    /// `/rest/v1`: PostgREST's API.
+    public let rest: RESTAPI
     /// The apps' own endpoints under `/api`.
     public let appAPI: AppAPI
 
-    /// Builds every API from the environment's settings; nothing listens until ``run(onServerRunning:)``.
-    public init(configuration: WorkerConfiguration, logger: Logger) async throws {
+    /// Builds every API from its settings; nothing listens until ``run(onServerRunning:)``.
+    public init(configuration: CompassServerConfiguration, logger: Logger) async throws {
         try await self.init(
-            hub: RealtimeHub(configuration: configuration, logger: logger),
-            appAPI: AppAPIConfiguration(environment: ProcessInfo.processInfo.environment))
+            hub: RealtimeHub(configuration: configuration.worker, logger: logger),
+            rest: configuration.rest, appAPI: configuration.appAPI)
     }
 
     /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
-    public init(hub: RealtimeHub, appAPI: AppAPIConfiguration = AppAPIConfiguration()) async throws {
+    public init(
+        hub: RealtimeHub, rest: RESTConfiguration = RESTConfiguration(), appAPI: AppAPIConfiguration = AppAPIConfiguration()
+    ) async throws {
         self.realtime = RealtimeWorker(hub: hub)
         self.pool = PostgresPool(
             configuration: hub.postgresConfiguration, maximumConnections: hub.configuration.apiPoolSize, logger: hub.logger)
+        self.rest = RESTAPI(
+            pool: pool, verifier: hub.verifier, configuration: rest, listenerConfiguration: hub.listenerConfiguration,
+            logger: hub.logger)
         self.appAPI = AppAPI(pool: pool, verifier: hub.verifier, configuration: appAPI, logger: hub.logger)
     }
 
@@ -54,9 +62,11 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
         let router = Router(context: CompassRequestContext.self)
-        let services: [any Service] = []
-        appAPI.addRoutes(to: router)
+        var services: [any Service] = []
         // Each API adds its routes (and any background service) here.
+        rest.addRoutes(to: router)
+        services.append(rest.reloadService)
+        appAPI.addRoutes(to: router)
         return realtime.makeServiceGroup(
             router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,
             onServerRunning: onServerRunning)

@@ -4,17 +4,18 @@ import Foundation
 import Logging
 
 // compass-worker: Supabase's Auth, REST and Realtime APIs and the apps' /api on one port.
-// Settings come from the environment (see WorkerConfiguration); SIGTERM or SIGINT shut it
+// Settings come from the environment (see CompassServerConfiguration); SIGTERM or SIGINT shut it
 // down gracefully.
 
-let configuration: WorkerConfiguration
+let serverConfiguration: CompassServerConfiguration
 do {
-    configuration = try WorkerConfiguration(environment: ProcessInfo.processInfo.environment)
+    serverConfiguration = try CompassServerConfiguration(environment: ProcessInfo.processInfo.environment)
 } catch {
     FileHandle.standardError.write(Data("compass-worker: \(error)\n".utf8))
     exit(2)
 }
 
+let configuration = serverConfiguration.worker
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
     handler.logLevel = configuration.logLevel
@@ -27,7 +28,7 @@ let logger: Logger = {
 }()
 
 do {
-    let worker = try await CompassServer(configuration: configuration, logger: logger)
+    let worker = try await CompassServer(configuration: serverConfiguration, logger: logger)
     let announce = logger
     let settings = configuration
     try await worker.run(onServerRunning: { channel in

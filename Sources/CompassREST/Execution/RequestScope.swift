@@ -1,0 +1,49 @@
+import Postgres
+
+/// Who a request runs as and what PostgREST exposes to SQL about it: the role and JWT
+/// claims, `request.method`, `request.path`, `request.headers`, `request.cookies`.
+public struct RequestScope: Sendable {
+    /// `anon`, `authenticated` or `service_role`.
+    public var role: String
+    /// The token's payload, as `request.jwt.claims` shows it.
+    public var claimsJSON: String
+    public var method: String
+    /// The path as PostgREST sees it behind the gateway (`/interactions`, `/rpc/fn`).
+    public var path: String
+    /// Header names lower-cased, as a JSON object.
+    public var headersJSON: String
+    /// Cookies, as a JSON object.
+    public var cookiesJSON: String
+    /// The exposed schema, first on the search path.
+    public var schema: String
+
+    /// Makes a scope.
+    public init(
+        role: String, claimsJSON: String, method: String, path: String, headersJSON: String = "{}",
+        cookiesJSON: String = "{}", schema: String = "public"
+    ) {
+        self.role = role
+        self.claimsJSON = claimsJSON
+        self.method = method
+        self.path = path
+        self.headersJSON = headersJSON
+        self.cookiesJSON = cookiesJSON
+        self.schema = schema
+    }
+
+    /// Whether the role is a signed-in one (42501 is then 403, not 401).
+    var isAuthenticated: Bool { role != "anon" }
+
+    /// The statement that opens the scope (the one shared `requestScope` writer).
+    var statement: PostgresQuery {
+        PostgresQuery.requestScope(
+            role: role, claimsJSON: claimsJSON,
+            settings: [
+                ("search_path", SQLBuilder.quoted(schema)),
+                ("request.method", method),
+                ("request.path", path),
+                ("request.headers", headersJSON),
+                ("request.cookies", cookiesJSON),
+            ])
+    }
+}

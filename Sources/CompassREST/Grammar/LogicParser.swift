@@ -1,0 +1,60 @@
+/// Parses `or=(…)` / `and=(…)` (and `not.or`, `embed.or`) into a ``LogicTree``.
+///
+/// ```swift
+/// let (path, tree) = try LogicParser.parse(key: "or", value: "(is_read.eq.false,and(actor_id.eq.x,post_id.is.null))")
+/// ```
+enum LogicParser {
+    /// The key names the operator (`[embed.…][not.]and|or`); the value is the parenthesised list.
+    static func parse(key: String, value: String) throws(RESTError) -> (path: [String], tree: LogicTree) {
+        var segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let operatorName = segments.removeLast()
+        let negated = segments.last == "not"
+        if negated { segments.removeLast() }
+        guard let logicOperator = LogicOperator(rawValue: operatorName) else {
+            throw RESTError.parse("logic path", input: key, column: 1, details: "expecting logic operator (and, or)")
+        }
+        var scanner = GrammarScanner(value, subject: "logic tree")
+        let members = try groupMembers(&scanner)
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw scanner.failure(expecting: ["end of input"]) }
+        return (segments, .group(logicOperator, negated: negated, members))
+    }
+
+    /// `( tree , tree … )`.
+    private static func groupMembers(_ scanner: inout GrammarScanner) throws(RESTError) -> [LogicTree] {
+        scanner.skipWhitespace()
+        try scanner.expect("(")
+        var members: [LogicTree] = []
+        while true {
+            scanner.skipWhitespace()
+            members.append(try tree(&scanner))
+            scanner.skipWhitespace()
+            guard scanner.current == "," else { break }
+            scanner.position += 1
+        }
+        try scanner.expect(")", name: "\",\" or \")\"")
+        return members
+    }
+
+    /// A nested `[not.]and(…)`/`[not.]or(…)` group, or a `column.op.value` filter.
+    private static func tree(_ scanner: inout GrammarScanner) throws(RESTError) -> LogicTree {
+        for (prefix, logicOperator, negated) in groupPrefixes where scanner.looksAt(prefix + "(") {
+            scanner.position += prefix.count
+            return .group(logicOperator, negated: negated, try groupMembers(&scanner))
+        }
+        guard !scanner.isAtEnd, scanner.current != ")", scanner.current != "," else {
+            throw scanner.failure(expecting: [
+                GrammarScanner.fieldNameExpectation, "negation operator (not)", "logic operator (and, or)",
+            ])
+        }
+        let name = try scanner.fieldName()
+        let path = try scanner.jsonPath()
+        try scanner.expect(".", name: "delimiter (.)")
+        let (negated, operation) = try FilterParser.expression(&scanner, mode: .logic)
+        return .filter(Filter(field: FieldReference(name: name, jsonPath: path), negated: negated, operation: operation))
+    }
+
+    private static let groupPrefixes: [(String, LogicOperator, Bool)] = [
+        ("and", .and, false), ("or", .or, false), ("not.and", .and, true), ("not.or", .or, true),
+    ]
+}

@@ -1,0 +1,59 @@
+/// The window of rows a read returns: `offset`/`limit` intersected with a `Range: a-b` header.
+///
+/// ```swift
+/// let range = try RowRange(offset: 10, limit: 5, rangeHeader: nil)   // rows 10…14
+/// ```
+public struct RowRange: Sendable, Hashable {
+    /// The first row (0-based).
+    public var offset: Int
+    /// How many rows at most; nil for all.
+    public var limit: Int?
+
+    /// Every row.
+    public static let all = RowRange(offset: 0, limit: nil)
+
+    init(offset: Int, limit: Int?) {
+        self.offset = offset
+        self.limit = limit
+    }
+
+    /// Combines the query parameters with a `Range` header (`items=` unit implied), as PostgREST does.
+    public init(offset queryOffset: Int?, limit queryLimit: Int?, rangeHeader: String?) throws(RESTError) {
+        var lower = max(0, queryOffset ?? 0)
+        var upper: Int? = queryLimit.map { lower + $0 - 1 }
+        if let header = rangeHeader?.trimmingSpaces, let (first, last) = Self.parseHeader(header) {
+            if let last, last < first {
+                throw RESTError(
+                    status: 416, code: "PGRST103", message: "Requested range not satisfiable",
+                    details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+            }
+            lower = max(lower, first)
+            if let last { upper = min(upper ?? last, last) }
+        }
+        if let queryLimit, queryLimit < 0 {
+            throw RESTError(
+                status: 416, code: "PGRST103", message: "Requested range not satisfiable",
+                details: "Limit should be greater than or equal to zero.")
+        }
+        self.offset = lower
+        self.limit = upper.map { max(0, $0 - lower + 1) }
+    }
+
+    /// `12-34` or `12-`; anything else is ignored, as PostgREST ignores it.
+    static func parseHeader(_ header: String) -> (Int, Int?)? {
+        var text = Substring(header)
+        if text.hasPrefix("items=") { text = text.dropFirst("items=".count) }
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Int(parts[0]), first >= 0, parts[0].allSatisfy(\.isNumber) else { return nil }
+        if parts[1].isEmpty { return (first, nil) }
+        guard parts[1].allSatisfy(\.isNumber), let last = Int(parts[1]) else { return nil }
+        return (first, last)
+    }
+
+    /// `Content-Range` for `returned` rows of `total` (nil when not counted): `0-24/*`, `*/0`.
+    public func contentRange(returned: Int, total: Int?) -> String {
+        let last = offset + returned - 1
+        let range = total != 0 && offset <= last ? "\(offset)-\(last)" : "*"
+        return "\(range)/\(total.map(String.init) ?? "*")"
+    }
+}

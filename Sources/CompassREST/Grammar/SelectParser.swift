@@ -1,0 +1,105 @@
+/// Parses `select=`: `*`, `alias:column->path::cast`, `alias:relation!hint!inner(…)`, nested.
+///
+/// ```swift
+/// let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name)")
+/// ```
+enum SelectParser {
+    /// The items of a `select=` value; an empty value selects nothing.
+    static func parse(_ text: String) throws(RESTError) -> [SelectItem] {
+        var scanner = GrammarScanner(text, subject: "select parameter")
+        let items = try forest(&scanner)
+        guard scanner.isAtEnd else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
+        return items
+    }
+
+    private static func forest(_ scanner: inout GrammarScanner) throws(RESTError) -> [SelectItem] {
+        scanner.skipWhitespace()
+        if scanner.isAtEnd || scanner.current == ")" { return [] }
+        var items = [try item(&scanner)]
+        while true {
+            scanner.skipWhitespace()
+            guard scanner.current == "," else { return items }
+            scanner.position += 1
+            items.append(try item(&scanner))
+        }
+    }
+
+    private static func item(_ scanner: inout GrammarScanner) throws(RESTError) -> SelectItem {
+        scanner.skipWhitespace()
+        if scanner.current == "*" {
+            scanner.position += 1
+            try end(&scanner)
+            return .column(SelectColumn(field: FieldReference(name: "*"), alias: nil, cast: nil))
+        }
+        if scanner.looksAt("...") {
+            throw RESTError(
+                status: 400, code: "PGRST127", message: "Feature not implemented",
+                details: "Spread embeds (...relation) are not supported by this server")
+        }
+        let alias = aliasPrefix(&scanner)
+        let name = try scanner.fieldName()
+        if scanner.current == "!" || scanner.current == "(" {
+            return .embed(try embed(&scanner, relation: name, alias: alias))
+        }
+        let path = try scanner.jsonPath()
+        var cast: String?
+        if scanner.consume("::") {
+            let start = scanner.position
+            while let character = scanner.current, GrammarScanner.isIdentifierCharacter(character) { scanner.position += 1 }
+            guard scanner.position > start else { throw scanner.failure(expecting: ["letter or digit"]) }
+            cast = String(scanner.characters[start..<scanner.position]).trimmingSpaces
+        }
+        try end(&scanner)
+        return .column(SelectColumn(field: FieldReference(name: name, jsonPath: path), alias: alias, cast: cast))
+    }
+
+    /// `alias:` (one colon, not `::`) before a name, if present; otherwise the cursor is left alone.
+    static func aliasPrefix(_ scanner: inout GrammarScanner) -> String? {
+        let start = scanner.position
+        guard let alias = try? scanner.fieldName(), scanner.current == ":", scanner.peek(1) != ":" else {
+            scanner.position = start
+            return nil
+        }
+        scanner.position += 1
+        scanner.skipWhitespace()
+        return alias
+    }
+
+    private static func embed(_ scanner: inout GrammarScanner, relation: String, alias: String?) throws(RESTError) -> EmbedSelect {
+        var hint: String?
+        var isInner = false
+        for _ in 0..<2 where scanner.current == "!" {
+            scanner.position += 1
+            if let join = joinKeyword(&scanner) {
+                isInner = join
+            } else {
+                hint = try scanner.fieldName()
+            }
+        }
+        try scanner.expect("(")
+        let items = try forest(&scanner)
+        scanner.skipWhitespace()
+        try scanner.expect(")")
+        return EmbedSelect(relation: relation, alias: alias, hint: hint, isInner: isInner, items: items)
+    }
+
+    /// `inner` or `left` as a whole word before `!` or `(`: whether the join is inner.
+    private static func joinKeyword(_ scanner: inout GrammarScanner) -> Bool? {
+        for (word, inner) in [("inner", true), ("left", false)] where scanner.looksAt(word) {
+            let next = scanner.peek(word.count)
+            if next == "!" || next == "(" {
+                scanner.position += word.count
+                return inner
+            }
+        }
+        return nil
+    }
+
+    /// After a column: `,`, `)` or the end.
+    private static func end(_ scanner: inout GrammarScanner) throws(RESTError) {
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd || scanner.current == "," || scanner.current == ")" else {
+            throw scanner.failure(expecting: ["\"::\"", "\")\"", "\",\"", "end of input"])
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+
+extension RESTAPI {
+    /// `/rest/v1/rpc/{function}`: POST with a JSON object of arguments, or GET/HEAD with them
+    /// as query parameters (stable and immutable functions only: GET is read-only).
+    func call(function name: String, cache: SchemaCache, request: RESTRequest, body: String?) async throws(RESTError) -> Response {
+        let argumentsJSON: String
+        let keys: [String]
+        if request.method == .post {
+            let text = body?.trimmingSpaces.isEmpty == false ? body! : "{}"
+            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+                throw .invalidBody("Empty or invalid json")
+            }
+            argumentsJSON = text
+            keys = object.keys.sorted()
+        } else {
+            argumentsJSON = RESTRequest.object(Dictionary(request.parameters.arguments, uniquingKeysWith: { _, last in last }))
+            keys = Set(request.parameters.arguments.map(\.name)).sorted()
+        }
+        let range = try request.range()
+        let plan = try CallPlanner.plan(
+            name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
+            range: range, isRead: request.method.isRead)
+        let single = request.wantsSingleObject
+        let statement = CallQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
+        let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
+        let result = try await executor.run(statement.query, scope: request.scope, readOnly: request.method.isRead) {
+            result throws(RESTError) in
+            if single, returnsRows, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
+        }
+        if plan.function.returnsVoid {
+            return RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)])
+        }
+        return pageReply(result, range: range, request: request, single: single)
+    }
+}

@@ -1,0 +1,38 @@
+import Hummingbird
+
+extension RESTAPI {
+    /// GET/HEAD `/rest/v1/{table}`: 200, 206 for a partial window of a counted total, 416 past its end.
+    func read(table: TableInfo, cache: SchemaCache, request: RESTRequest) async throws(RESTError) -> Response {
+        let range = try request.range()
+        var planner = ReadPlanner(cache: cache)
+        let plan = try planner.plan(table: table, parameters: request.parameters, range: range)
+        let single = request.wantsSingleObject
+        let statement = ReadQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
+        let result = try await executor.run(statement.query, scope: request.scope, readOnly: true) { result throws(RESTError) in
+            if single, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
+        }
+        return pageReply(result, range: range, request: request, single: single)
+    }
+
+    /// The reply for a window of rows (reads and RPC), with `Content-Range` and the range status.
+    func pageReply(_ result: StatementResult, range: RowRange, request: RESTRequest, single: Bool) -> Response {
+        var headers = ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)]
+        if let applied = request.preferences.applied(includeResolution: false, includeMissing: false, includeReturn: false) {
+            headers["Preference-Applied"] = applied
+        }
+        var status = 200
+        if let total = result.total {
+            if range.offset > total {
+                var error = RESTError(
+                    status: 416, code: "PGRST103", message: "Requested range not satisfiable",
+                    details: "An offset of \(range.offset) was requested, but there are only \(total) rows.")
+                error.headers = headers
+                return RESTReply.error(error)
+            }
+            if result.pageTotal < total { status = 206 }
+        }
+        let body = request.method == .head ? "" : result.body
+        return RESTReply.body(
+            status: status, body, contentType: single ? RESTReply.singleObject : RESTReply.json, headers: headers)
+    }
+}

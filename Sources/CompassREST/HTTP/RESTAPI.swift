@@ -1,0 +1,123 @@
+import CompassHTTP
+import CompassTokens
+import Hummingbird
+import Logging
+import Postgres
+
+/// `/rest/v1`: PostgREST's API over the exposed schema, so `supabase.from(…)` works unchanged.
+///
+/// ```swift
+/// let rest = RESTAPI(pool: server.pool, verifier: verifier, listenerConfiguration: listen, logger: logger)
+/// rest.addRoutes(to: router)          // GET/HEAD/POST/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
+/// services.append(rest.reloadService) // NOTIFY pgrst, 'reload schema'
+/// ```
+/// Each request: the gateway's API-key check, the JWT's role and claims, names checked
+/// against the schema cache, one statement with every value bound, in one transaction.
+public struct RESTAPI: Sendable {
+    /// The schema cache the routes plan against.
+    public let store: SchemaCacheStore
+    let configuration: RESTConfiguration
+    let gate: APIKeyGate
+    let authenticator: RESTAuthenticator
+    let executor: RESTExecutor
+    let listenerConfiguration: PostgresConfiguration
+    let logger: Logger
+
+    /// Builds the API on the server's shared pool; nothing connects until the first request.
+    public init(
+        pool: PostgresPool, verifier: AccessTokenVerifier, configuration: RESTConfiguration = RESTConfiguration(),
+        listenerConfiguration: PostgresConfiguration, logger: Logger
+    ) {
+        self.store = SchemaCacheStore(pool: pool, schema: configuration.schema, logger: logger)
+        self.configuration = configuration
+        self.gate = APIKeyGate(verifier: verifier)
+        self.authenticator = RESTAuthenticator(verifier: verifier)
+        self.executor = RESTExecutor(pool: pool)
+        self.listenerConfiguration = listenerConfiguration
+        self.logger = logger
+    }
+
+    /// The service that reloads the schema cache on `NOTIFY pgrst`.
+    public var reloadService: SchemaReloadService {
+        SchemaReloadService(store: store, listenerConfiguration: listenerConfiguration, logger: logger)
+    }
+
+    /// Adds the table and RPC routes under `/rest/v1`.
+    public func addRoutes(to router: Router<CompassRequestContext>) {
+        let api = self
+        let methods: [(RESTMethod, HTTPRequest.Method)] = [
+            (.get, .get), (.head, .head), (.post, .post), (.patch, .patch), (.delete, .delete),
+        ]
+        for (method, httpMethod) in methods {
+            router.on("/rest/v1/:table", method: httpMethod) { request, context -> Response in
+                await api.respond(to: request, method: method, resource: .table(context.parameters.get("table") ?? ""))
+            }
+        }
+        for (method, httpMethod) in methods where method != .patch && method != .delete {
+            router.on("/rest/v1/rpc/:function", method: httpMethod) { request, context -> Response in
+                await api.respond(to: request, method: method, resource: .function(context.parameters.get("function") ?? ""))
+            }
+        }
+    }
+
+    /// What a route addresses.
+    enum Resource {
+        case table(String)
+        case function(String)
+    }
+
+    /// Runs one request end to end; every failure becomes PostgREST's error reply.
+    func respond(to request: Request, method: RESTMethod, resource: Resource) async -> Response {
+        let key: APIKey
+        do {
+            key = try await gate.check(request)
+        } catch {
+            return error.response
+        }
+        do {
+            let claims = try await authenticator.claims(for: request, key: key)
+            let path: String
+            switch resource {
+            case .table(let name): path = "/" + name
+            case .function(let name): path = "/rpc/" + name
+            }
+            let parsed = try RESTRequest(
+                request: request, method: method, path: path, claims: claims, schema: configuration.schema,
+                isRPC: { if case .function = resource { return true } else { return false } }())
+            let cache = try await schemaCache()
+            switch resource {
+            case .table(let name) where method.isRead:
+                return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
+            case .table(let name):
+                let body = method == .delete ? nil : try await collectBody(request)
+                return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+            case .function(let name):
+                let body = method == .post ? try await collectBody(request) : nil
+                return try await call(function: name, cache: cache, request: parsed, body: body)
+            }
+        } catch {
+            return RESTReply.error(error)
+        }
+    }
+
+    private func schemaCache() async throws(RESTError) -> SchemaCache {
+        do {
+            return try await store.current()
+        } catch {
+            logger.error("schema cache load failed", metadata: ["pg.error": "\(error)"])
+            throw RESTError(status: 503, code: "PGRST002", message: "Could not query the database for the schema cache. Retrying.")
+        }
+    }
+
+    /// The body as text, or 413 past the configured limit.
+    private func collectBody(_ request: Request) async throws(RESTError) -> String {
+        do {
+            let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+            return String(buffer: buffer)
+        } catch let error as BodyTooLarge {
+            throw RESTError(status: 413, code: "PGRST102", message: "Request body is larger than \(error.limit) bytes")
+        } catch {
+            throw .invalidBody("Empty or invalid json")
+        }
+    }
+}

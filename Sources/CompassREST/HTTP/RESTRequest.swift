@@ -1,0 +1,70 @@
+import CompassHTTP
+import CompassTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// What every REST route reads from a request before planning: scope, preferences, the
+/// negotiated media type and the query parameters.
+struct RESTRequest: Sendable {
+    var method: RESTMethod
+    var scope: RequestScope
+    var preferences: Preferences
+    /// `Accept: application/vnd.pgrst.object+json`.
+    var wantsSingleObject: Bool
+    var parameters: QueryParameters
+    /// The `Range` header (GET only, as PostgREST honours it).
+    var rangeHeader: String?
+
+    init(request: Request, method: RESTMethod, path: String, claims: AccessClaims, schema: String, isRPC: Bool) throws(RESTError) {
+        self.method = method
+        for profile in [request.headers[HTTPField.Name("Accept-Profile")!], request.headers[HTTPField.Name("Content-Profile")!]] {
+            if let profile, profile != schema {
+                throw RESTError(
+                    status: 406, code: "PGRST106", message: "Invalid schema: \(profile)",
+                    hint: "Only the following schemas are exposed: \(schema)")
+            }
+        }
+        preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
+        wantsSingleObject = try Self.negotiate(request.headers[.accept])
+        parameters = try QueryParameters(query: request.uri.query, isRPCRead: isRPC && method.isRead)
+        rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        scope = RequestScope(
+            role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
+            headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema)
+    }
+
+    /// The top-level row window.
+    func range() throws(RESTError) -> RowRange {
+        try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: rangeHeader)
+    }
+
+    /// Whether the client asked for one object; 406 PGRST107 for media types this server cannot produce.
+    static func negotiate(_ accept: String?) throws(RESTError) -> Bool {
+        guard let accept, !accept.trimmingSpaces.isEmpty else { return false }
+        let types = accept.split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        if types.contains("application/vnd.pgrst.object+json") || types.contains("application/vnd.pgrst.object") { return true }
+        let served: Set<String> = ["application/json", "*/*", "application/*"]
+        guard types.contains(where: served.contains) else {
+            throw RESTError(status: 406, code: "PGRST107", message: "None of these media types are available: " + types.joined(separator: ", "))
+        }
+        return false
+    }
+
+    /// `a=1; b=2` as a dictionary.
+    static func cookies(_ header: String?) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for part in (header ?? "").split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2 { cookies[pair[0]] = pair[1] }
+        }
+        return cookies
+    }
+
+    /// A flat JSON object of strings.
+    static func object(_ fields: [String: String]) -> String {
+        "{" + fields.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + JSONText.quoted($0.value) }.joined(separator: ",") + "}"
+    }
+}

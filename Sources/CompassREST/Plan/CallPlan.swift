@@ -1,0 +1,74 @@
+/// A call of a function in the exposed schema, with the overload the arguments pick and
+/// the read that shapes rows it returns (when it returns rows of an exposed table).
+struct CallPlan: Sendable {
+    var function: FunctionInfo
+    /// The arguments as one JSON object (the POST body, or the GET parameters).
+    var argumentsJSON: String
+    /// The parameters the arguments name, in the function's order.
+    var passed: [FunctionInfo.Parameter]
+    /// For functions returning rows of an exposed table: select, filters, order and range on them.
+    var read: ReadPlan?
+    /// Range for functions returning other rows.
+    var range: RowRange
+}
+
+/// Finds the function and overload a call means (PGRST202 none, PGRST203 several).
+enum CallPlanner {
+    static func plan(
+        name: String, argumentKeys: [String], argumentsJSON: String, cache: SchemaCache,
+        parameters: QueryParameters, range: RowRange, isRead: Bool
+    ) throws(RESTError) -> CallPlan {
+        let keys = Set(argumentKeys)
+        let overloads = cache.functions[name] ?? []
+        let matches = overloads.filter { function in
+            let names = Set(function.parameters.map(\.name))
+            let required = Set(function.parameters.filter { !$0.hasDefault }.map(\.name))
+            return keys.isSubset(of: names) && required.isSubset(of: keys)
+        }
+        guard matches.count == 1, let function = matches.first else {
+            if matches.isEmpty { throw notFound(name: name, keys: keys.sorted(), cache: cache, overloads: overloads) }
+            throw RESTError(
+                status: 300, code: "PGRST203",
+                message: "Could not choose the best candidate function between: "
+                    + matches.map { "\(cache.schema).\(name)(" + $0.parameters.map { "\($0.name) => \($0.type)" }.joined(separator: ", ") + ")" }
+                    .joined(separator: ", "),
+                hint: "Try renaming the parameters or the function itself in the database so function overloading can be resolved")
+        }
+        var read: ReadPlan?
+        var plannedRange = range
+        if let returnTable = function.returnTable, let table = cache.tables[returnTable] {
+            var planner = ReadPlanner(cache: cache)
+            read = try planner.plan(table: table, parameters: parameters, range: range)
+            plannedRange = .all
+        } else if !parameters.filters.isEmpty || !parameters.logic.isEmpty {
+            throw RESTError(
+                status: 400, code: "PGRST127", message: "Feature not implemented",
+                details: "Filters apply only to functions that return rows of an exposed table")
+        }
+        return CallPlan(
+            function: function, argumentsJSON: argumentsJSON,
+            passed: function.parameters.filter { keys.contains($0.name) }, read: read, range: plannedRange)
+    }
+
+    private static func notFound(name: String, keys: [String], cache: SchemaCache, overloads: [FunctionInfo]) -> RESTError {
+        let qualified = "\(cache.schema).\(name)"
+        let parameters = keys.isEmpty ? " without parameters" : "(" + keys.joined(separator: ", ") + ")"
+        let detailParameters = keys.isEmpty
+            ? " without parameters" : " with parameter" + (keys.count > 1 ? "s " : " ") + keys.joined(separator: ", ")
+        var hint: String?
+        if overloads.isEmpty {
+            hint = FuzzyMatch.best(for: name, among: cache.functions.keys, minimumScore: 0.75)
+                .map { "Perhaps you meant to call the function \(cache.schema).\($0)" }
+        } else {
+            let signatures = overloads.map { "(" + $0.parameters.map(\.name).sorted().joined(separator: ", ") + ")" }
+            hint = FuzzyMatch.best(for: "(" + keys.joined(separator: ", ") + ")", among: signatures, minimumScore: 0.33)
+                .map { "Perhaps you meant to call the function \(qualified)\($0)" }
+        }
+        return RESTError(
+            status: 404, code: "PGRST202",
+            message: "Could not find the function \(qualified)\(parameters) in the schema cache",
+            details: "Searched for the function \(qualified)\(detailParameters)"
+                + " or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            hint: hint)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A JSON request body checked the way PostgREST checks it before any SQL: it must parse,
+/// be an object or an array of objects with the same keys (unless `columns=` names them).
+struct RequestBody: Sendable {
+    /// The body as sent; it reaches Postgres as one parameter.
+    var json: String
+    /// A single object rather than an array.
+    var isObject: Bool
+    /// The keys the statement uses.
+    var keys: [String]
+
+    init(json: String, columns: [String]?) throws(RESTError) {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
+        } catch {
+            throw .invalidBody("Empty or invalid json")
+        }
+        self.json = json
+        if let object = parsed as? [String: Any] {
+            isObject = true
+            keys = columns ?? object.keys.sorted()
+        } else if let array = parsed as? [Any] {
+            isObject = false
+            let objects = array.compactMap { $0 as? [String: Any] }
+            guard objects.count == array.count else { throw .invalidBody("All object keys must match") }
+            if let columns {
+                keys = columns
+            } else {
+                let first = Set(objects.first?.keys.map { $0 } ?? [])
+                guard objects.allSatisfy({ Set($0.keys) == first }) else { throw .invalidBody("All object keys must match") }
+                keys = first.sorted()
+            }
+        } else {
+            throw .invalidBody("Empty or invalid json")
+        }
+    }
+
+    /// The named columns of `table`, or 400 PGRST204 for the first unknown key.
+    func columns(of table: TableInfo) throws(RESTError) -> [ColumnInfo] {
+        try keys.map { (key: String) throws(RESTError) -> ColumnInfo in
+            guard let column = table.column(key) else {
+                throw RESTError(
+                    status: 400, code: "PGRST204", message: "Could not find the '\(key)' column of '\(table.name)' in the schema cache")
+            }
+            return column
+        }
+    }
+}

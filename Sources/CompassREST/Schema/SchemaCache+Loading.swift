@@ -1,0 +1,93 @@
+import Foundation
+import Postgres
+
+extension SchemaCache {
+    /// Reads the exposed schema from the catalog in one transaction (a consistent snapshot).
+    public static func load(schema: String = "public", on connection: PostgresConnection) async throws -> SchemaCache {
+        try await connection.withTransaction { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            let columns: [CatalogColumn] = try await json(Self.columnsQuery(schema), on: connection)
+            let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
+            let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
+            let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
+            return SchemaCache(schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions)
+        }
+    }
+
+    private static func json<T: Decodable>(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> T {
+        let result = try await connection.query(query)
+        let text = try result[0].decode(String.self, at: 0)
+        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
+    init(schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction]) {
+        var tables: [String: TableInfo] = [:]
+        for column in columns {
+            tables[column.table, default: TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])]
+                .columns.append(ColumnInfo(name: column.name, type: column.type, isNullable: column.nullable, defaultExpression: column.defaultValue))
+        }
+        for key in keys where tables[key.table] != nil {
+            if key.primary { tables[key.table]?.primaryKey = key.columns }
+            tables[key.table]?.uniqueKeys.append(key.columns)
+        }
+        var relationships: [String: [Relationship]] = [:]
+        for foreignKey in foreignKeys where tables[foreignKey.table] != nil && tables[foreignKey.foreignTable] != nil {
+            let pairs = foreignKey.columns.map { ($0[0], $0[1]) }
+            let sourceColumns = Set(pairs.map(\.0))
+            let isOneToOne = tables[foreignKey.table]!.uniqueKeys.contains { Set($0) == sourceColumns }
+            relationships[foreignKey.table, default: []].append(Relationship(
+                table: foreignKey.table, foreignTable: foreignKey.foreignTable, constraint: foreignKey.constraint, columns: pairs,
+                cardinality: isOneToOne ? .oneToOne : .manyToOne, holdsForeignKey: true))
+            relationships[foreignKey.foreignTable, default: []].append(Relationship(
+                table: foreignKey.foreignTable, foreignTable: foreignKey.table, constraint: foreignKey.constraint,
+                columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
+        }
+        var byName: [String: [FunctionInfo]] = [:]
+        for function in functions {
+            let inputs = function.arguments
+            let firstDefault = inputs.count - function.defaults
+            byName[function.name, default: []].append(FunctionInfo(
+                name: function.name,
+                parameters: inputs.enumerated().map { FunctionInfo.Parameter(name: $1[0], type: $1[1], hasDefault: $0 >= firstDefault) },
+                returnsSet: function.returnsSet, returnsScalar: !function.returnsComposite && !function.returnsVoid,
+                returnsVoid: function.returnsVoid, returnTable: function.returnTable, volatility: function.volatility))
+        }
+        self.init(schema: schema, tables: tables, relationships: relationships, functions: byName)
+    }
+}
+
+/// Rows of the catalog queries, decoded from the JSON each query aggregates them into.
+struct CatalogColumn: Decodable {
+    var table: String
+    var isView: Bool
+    var name: String
+    var type: String
+    var nullable: Bool
+    var defaultValue: String?
+}
+
+struct CatalogKey: Decodable {
+    var table: String
+    var primary: Bool
+    var columns: [String]
+}
+
+struct CatalogForeignKey: Decodable {
+    var constraint: String
+    var table: String
+    var foreignTable: String
+    /// `[[column, foreign column], …]` in key order.
+    var columns: [[String]]
+}
+
+struct CatalogFunction: Decodable {
+    var name: String
+    /// `[[name, type], …]` of the input parameters.
+    var arguments: [[String]]
+    var defaults: Int
+    var returnsSet: Bool
+    var returnsVoid: Bool
+    var returnsComposite: Bool
+    var returnTable: String?
+    var volatility: String
+}

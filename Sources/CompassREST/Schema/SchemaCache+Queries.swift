@@ -1,0 +1,79 @@
+import Postgres
+
+/// The catalog queries behind ``SchemaCache/load(schema:on:)``; each returns one JSON array.
+extension SchemaCache {
+    static func columnsQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'table', c.relname, 'isView', c.relkind IN ('v', 'm'), 'name', a.attname,
+                 'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull,
+                 'defaultValue', pg_get_expr(d.adbin, d.adrelid))
+               ORDER BY c.relname, a.attnum), '[]')::text
+          FROM pg_catalog.pg_class AS c
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
+         WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+        """
+    }
+
+    static func keysQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'table', c.relname, 'primary', con.contype = 'p',
+                 'columns', (SELECT json_agg(a.attname ORDER BY k.ord)
+                               FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
+                               JOIN pg_catalog.pg_attribute AS a ON a.attrelid = con.conrelid AND a.attnum = k.attnum))
+               ORDER BY c.relname, con.conname), '[]')::text
+          FROM pg_catalog.pg_constraint AS con
+          JOIN pg_catalog.pg_class AS c ON c.oid = con.conrelid
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+         WHERE n.nspname = \(schema) AND con.contype IN ('p', 'u')
+        """
+    }
+
+    static func foreignKeysQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'constraint', con.conname, 'table', src.relname, 'foreignTable', dst.relname,
+                 'columns', (SELECT json_agg(json_build_array(sa.attname, da.attname) ORDER BY k.ord)
+                               FROM unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(s, d, ord)
+                               JOIN pg_catalog.pg_attribute AS sa ON sa.attrelid = con.conrelid AND sa.attnum = k.s
+                               JOIN pg_catalog.pg_attribute AS da ON da.attrelid = con.confrelid AND da.attnum = k.d))
+               ORDER BY src.relname, con.conname), '[]')::text
+          FROM pg_catalog.pg_constraint AS con
+          JOIN pg_catalog.pg_class AS src ON src.oid = con.conrelid
+          JOIN pg_catalog.pg_namespace AS sn ON sn.oid = src.relnamespace
+          JOIN pg_catalog.pg_class AS dst ON dst.oid = con.confrelid
+          JOIN pg_catalog.pg_namespace AS dn ON dn.oid = dst.relnamespace
+         WHERE con.contype = 'f' AND sn.nspname = \(schema) AND dn.nspname = \(schema)
+        """
+    }
+
+    /// Ordinary functions (not trigger functions, not procedures or aggregates) with their input parameters.
+    static func functionsQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'name', p.proname,
+                 'arguments', coalesce((
+                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), format_type(arg.typ, NULL)) ORDER BY arg.ord)
+                       FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
+                                   coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs::int])),
+                                   p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
+                      WHERE arg.mode IN ('i', 'b', 'v')), '[]'),
+                 'defaults', p.pronargdefaults,
+                 'returnsSet', p.proretset,
+                 'returnsVoid', p.prorettype = 'pg_catalog.void'::regtype,
+                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype,
+                 'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
+                                  WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
+                 'volatility', p.provolatile)
+               ORDER BY p.proname), '[]')::text
+          FROM pg_catalog.pg_proc AS p
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+          JOIN pg_catalog.pg_type AS t ON t.oid = p.prorettype
+         WHERE n.nspname = \(schema) AND p.prokind = 'f'
+           AND p.prorettype <> 'pg_catalog.trigger'::regtype
+        """
+    }
+}

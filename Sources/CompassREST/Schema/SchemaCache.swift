@@ -1,0 +1,143 @@
+/// What the REST API knows about the exposed schema: its tables and views with their
+/// columns and keys, the foreign-key relationships between them, and its functions.
+///
+/// ```swift
+/// let cache = try await SchemaCache.load(schema: "public", on: connection)
+/// let table = try cache.table(named: "interactions")   // or PGRST205
+/// ```
+/// Every name in a request is looked up here before any SQL is built; identifiers that
+/// reach SQL come from this cache, never from the request.
+public struct SchemaCache: Sendable {
+    /// The exposed schema (`public`).
+    public var schema: String
+    /// Tables and views by name.
+    public var tables: [String: TableInfo]
+    /// Relationships by the name of the table they start from.
+    public var relationships: [String: [Relationship]]
+    /// Functions by name (overloads share a name).
+    public var functions: [String: [FunctionInfo]]
+
+    /// Makes a cache from parts (the loader and tests build them).
+    public init(schema: String, tables: [String: TableInfo], relationships: [String: [Relationship]], functions: [String: [FunctionInfo]]) {
+        self.schema = schema
+        self.tables = tables
+        self.relationships = relationships
+        self.functions = functions
+    }
+
+    /// The table or view `name`, or PostgREST's 404 PGRST205 with a "Perhaps you meant" hint.
+    public func table(named name: String) throws(RESTError) -> TableInfo {
+        if let table = tables[name] { return table }
+        let suggestion = FuzzyMatch.best(for: name, among: tables.keys, minimumScore: 0.75)
+        throw RESTError(
+            status: 404, code: "PGRST205",
+            message: "Could not find the table '\(schema).\(name)' in the schema cache",
+            hint: suggestion.map { "Perhaps you meant the table '\(schema).\($0)'" })
+    }
+}
+
+/// A table or view of the exposed schema.
+public struct TableInfo: Sendable, Hashable {
+    /// Its name.
+    public var name: String
+    /// A view (or materialized view) rather than a table.
+    public var isView: Bool
+    /// Columns in table order.
+    public var columns: [ColumnInfo]
+    /// The primary key's columns (empty for views and keyless tables).
+    public var primaryKey: [String]
+    /// Each unique constraint's (and the primary key's) column sets.
+    public var uniqueKeys: [[String]]
+
+    /// Makes a table description.
+    public init(name: String, isView: Bool, columns: [ColumnInfo], primaryKey: [String], uniqueKeys: [[String]]) {
+        self.name = name
+        self.isView = isView
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.uniqueKeys = uniqueKeys
+    }
+
+    /// The column `name`, if the table has one.
+    public func column(_ name: String) -> ColumnInfo? {
+        columns.first { $0.name == name }
+    }
+}
+
+/// One column: name, type as `format_type` spells it, and whether it has a default.
+public struct ColumnInfo: Sendable, Hashable {
+    public var name: String
+    /// The SQL type (`uuid`, `timestamp with time zone`, `text[]`); safe to splice, it comes from the catalog.
+    public var type: String
+    public var isNullable: Bool
+    /// The default expression, as the catalog prints it.
+    public var defaultExpression: String?
+
+    public init(name: String, type: String, isNullable: Bool, defaultExpression: String?) {
+        self.name = name
+        self.type = type
+        self.isNullable = isNullable
+        self.defaultExpression = defaultExpression
+    }
+}
+
+/// A foreign-key relationship seen from one of its two tables.
+public struct Relationship: Sendable, Hashable {
+    /// How many rows of ``foreignTable`` belong to one row of ``table``.
+    public enum Cardinality: String, Sendable, Hashable {
+        case manyToOne = "many-to-one", oneToMany = "one-to-many", oneToOne = "one-to-one"
+    }
+
+    /// The table the embed starts from.
+    public var table: String
+    /// The embedded table.
+    public var foreignTable: String
+    /// The constraint's name.
+    public var constraint: String
+    /// Column pairs: (column of ``table``, column of ``foreignTable``).
+    public var columns: [(String, String)]
+    public var cardinality: Cardinality
+    /// For one-to-one: whether ``table`` holds the foreign key.
+    public var holdsForeignKey: Bool
+
+    /// Whether the embed returns one object (else an array).
+    public var isToOne: Bool { cardinality != .oneToMany }
+    /// Both ends are the same table.
+    public var isSelf: Bool { table == foreignTable }
+
+    public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
+        lhs.table == rhs.table && lhs.foreignTable == rhs.foreignTable && lhs.constraint == rhs.constraint
+            && lhs.cardinality == rhs.cardinality && lhs.columns.elementsEqual(rhs.columns, by: ==)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(table)
+        hasher.combine(foreignTable)
+        hasher.combine(constraint)
+        hasher.combine(cardinality)
+    }
+}
+
+/// A function callable at `/rpc/{name}`.
+public struct FunctionInfo: Sendable, Hashable {
+    /// One input parameter.
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        /// The SQL type, from the catalog.
+        public var type: String
+        public var hasDefault: Bool
+    }
+
+    public var name: String
+    public var parameters: [Parameter]
+    /// `SETOF …` / `TABLE (…)`.
+    public var returnsSet: Bool
+    /// Returns a scalar (or array of scalars), not rows.
+    public var returnsScalar: Bool
+    /// Returns `void`.
+    public var returnsVoid: Bool
+    /// The exposed table whose row type it returns, if any.
+    public var returnTable: String?
+    /// `v` volatile, `s` stable, `i` immutable: GET may only call the latter two.
+    public var volatility: String
+}

@@ -1,0 +1,25 @@
+import CompassAppAPI
+import CompassREST
+import CompassRealtime
+
+/// Every API's settings, read from the environment in one place so a bad value stops the
+/// worker before it listens.
+///
+/// ```swift
+/// let configuration = try CompassServerConfiguration(environment: ProcessInfo.processInfo.environment)
+/// ```
+public struct CompassServerConfiguration: Sendable {
+    /// Database, secret, address and the realtime tunables.
+    public var worker: WorkerConfiguration
+    /// `/rest/v1`'s settings.
+    public var rest: RESTConfiguration
+    /// `/api`'s settings.
+    public var appAPI: AppAPIConfiguration
+
+    /// Reads every setting; the error names the first malformed one (never a secret's value).
+    public init(environment: [String: String]) throws {
+        worker = try WorkerConfiguration(environment: environment)
+        rest = try RESTConfiguration(environment: environment)
+        appAPI = try AppAPIConfiguration(environment: environment)
+    }
+}

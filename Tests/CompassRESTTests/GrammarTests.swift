@@ -1,0 +1,234 @@
+import Testing
+
+@testable import CompassREST
+
+/// PostgREST's query grammar, parsed with no database.
+@Suite("PostgREST grammar")
+struct GrammarTests {
+    @Test func selectWithRenamesCastsAndNestedEmbeds() throws {
+        let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name,avatar_url),total::text, n:id")
+        #expect(items.count == 4)
+        guard case .embed(let actor) = items[1] else { Issue.record("no embed"); return }
+        #expect(actor.relation == "profiles")
+        #expect(actor.alias == "actor")
+        #expect(actor.hint == "actor_id")
+        #expect(actor.isInner == false)
+        #expect(actor.items.count == 3)
+        #expect(items[2] == .column(SelectColumn(field: FieldReference(name: "total"), alias: nil, cast: "text")))
+        #expect(items[3] == .column(SelectColumn(field: FieldReference(name: "id"), alias: "n", cast: nil)))
+    }
+
+    @Test func embedParametersInEitherOrderAndNesting() throws {
+        let items = try SelectParser.parse("id,schools!inner!schools_family_unit_id_fkey(name,coaches(first_name,last_name))")
+        guard case .embed(let schools) = items[1] else { Issue.record("no embed"); return }
+        #expect(schools.isInner)
+        #expect(schools.hint == "schools_family_unit_id_fkey")
+        guard case .embed(let coaches) = schools.items[1] else { Issue.record("no nested embed"); return }
+        #expect(coaches.relation == "coaches")
+        #expect(coaches.items.count == 2)
+        let left = try SelectParser.parse("p:profiles!left!user_id(*)")
+        guard case .embed(let profiles) = left[0] else { Issue.record("no embed"); return }
+        #expect(profiles.hint == "user_id")
+        #expect(!profiles.isInner)
+    }
+
+    @Test func quotedNamesAndJSONPaths() throws {
+        let items = try SelectParser.parse(#""odd,name",changes->before->>status,first:changes->0"#)
+        #expect(items[0] == .column(SelectColumn(field: FieldReference(name: "odd,name"), alias: nil, cast: nil)))
+        guard case .column(let path) = items[1] else { Issue.record("no column"); return }
+        #expect(path.field.jsonPath == [
+            JSONPathStep(asText: false, key: "before", isIndex: false), JSONPathStep(asText: true, key: "status", isIndex: false),
+        ])
+        guard case .column(let index) = items[2] else { Issue.record("no column"); return }
+        #expect(index.alias == "first")
+        #expect(index.field.jsonPath == [JSONPathStep(asText: false, key: "0", isIndex: true)])
+    }
+
+    @Test(arguments: [
+        ("eq.5", FilterOperation.compare(.eq, quantifier: nil, value: "5")),
+        ("neq.a", .compare(.neq, quantifier: nil, value: "a")),
+        ("gt.2024-01-01T00:00:00", .compare(.gt, quantifier: nil, value: "2024-01-01T00:00:00")),
+        ("gte.1", .compare(.gte, quantifier: nil, value: "1")),
+        ("lt.1", .compare(.lt, quantifier: nil, value: "1")),
+        ("lte.1", .compare(.lte, quantifier: nil, value: "1")),
+        ("like.*Ohio*", .compare(.like, quantifier: nil, value: "*Ohio*")),
+        ("ilike.*ohio*", .compare(.ilike, quantifier: nil, value: "*ohio*")),
+        ("match.^O", .compare(.match, quantifier: nil, value: "^O")),
+        ("imatch.^o", .compare(.imatch, quantifier: nil, value: "^o")),
+        ("like(any).{a*,b*}", .compare(.like, quantifier: .any, value: "{a*,b*}")),
+        ("eq(all).{1,2}", .compare(.eq, quantifier: .all, value: "{1,2}")),
+        ("cs.{a,b}", .compare(.cs, quantifier: nil, value: "{a,b}")),
+        ("cd.{a}", .compare(.cd, quantifier: nil, value: "{a}")),
+        ("ov.{a}", .compare(.ov, quantifier: nil, value: "{a}")),
+        ("is.null", .is(.null)),
+        ("is.NULL", .is(.null)),
+        ("is.True", .is(.true)),
+        ("is.false", .is(.false)),
+        ("is.not_null", .is(.notNull)),
+        ("is.unknown", .is(.unknown)),
+        ("isdistinct.x", .isDistinct("x")),
+        ("fts(english).cat & dog", .fullText(.fts, language: "english", value: "cat & dog")),
+        ("wfts.cat", .fullText(.wfts, language: nil, value: "cat")),
+        ("eq.a.b,c)", .compare(.eq, quantifier: nil, value: "a.b,c)")),
+        ("eq.", .compare(.eq, quantifier: nil, value: "")),
+    ])
+    func everyOperator(value: String, expected: FilterOperation) throws {
+        let (path, filter) = try FilterParser.filter(key: "col", value: value)
+        #expect(path.isEmpty)
+        #expect(filter.field.name == "col")
+        #expect(!filter.negated)
+        #expect(filter.operation == expected)
+    }
+
+    @Test func negationAndEmbeddedColumns() throws {
+        let (path, filter) = try FilterParser.filter(key: "actor.username", value: "not.in.(a,b)")
+        #expect(path == ["actor"])
+        #expect(filter.field.name == "username")
+        #expect(filter.negated)
+        #expect(filter.operation == .in(["a", "b"]))
+    }
+
+    @Test func inListsWithCommasQuotesAndEscapes() throws {
+        let (_, filter) = try FilterParser.filter(key: "name", value: #"in.("a,b","say \"hi\"",plain, spaced ,"(x)")"#)
+        #expect(filter.operation == .in(["a,b", #"say "hi""#, "plain", " spaced ", "(x)"]))
+        let (_, empty) = try FilterParser.filter(key: "id", value: "in.()")
+        #expect(empty.operation == .in([""]))
+        let (_, uuids) = try FilterParser.filter(
+            key: "school_id", value: "in.(C1000000-0000-4000-8000-000000000001,c1000000-0000-4000-8000-000000000002)")
+        #expect(uuids.operation == .in(["C1000000-0000-4000-8000-000000000001", "c1000000-0000-4000-8000-000000000002"]))
+    }
+
+    @Test func nestedLogicTrees() throws {
+        let (path, tree) = try LogicParser.parse(
+            key: "or",
+            value: #"(is_read.eq.false,and(activity_type.in.(like,"comment"),not.or(post_id.is.null,created_at.gt.2024-01-01)),name.eq."a,b")"#)
+        #expect(path.isEmpty)
+        guard case .group(.or, negated: false, let members) = tree else { Issue.record("not an or group"); return }
+        #expect(members.count == 3)
+        #expect(members[0] == .filter(Filter(field: FieldReference(name: "is_read"), negated: false, operation: .compare(.eq, quantifier: nil, value: "false"))))
+        guard case .group(.and, negated: false, let inner) = members[1] else { Issue.record("no and"); return }
+        #expect(inner[0] == .filter(Filter(field: FieldReference(name: "activity_type"), negated: false, operation: .in(["like", "comment"]))))
+        guard case .group(.or, negated: true, let deepest) = inner[1] else { Issue.record("no not.or"); return }
+        #expect(deepest.count == 2)
+        #expect(members[2] == .filter(Filter(field: FieldReference(name: "name"), negated: false, operation: .compare(.eq, quantifier: nil, value: "a,b"))))
+
+        let (embedPath, negated) = try LogicParser.parse(key: "actor.not.and", value: "(a.eq.1,b.cs.{x,y})")
+        #expect(embedPath == ["actor"])
+        guard case .group(.and, negated: true, let pair) = negated else { Issue.record("not not.and"); return }
+        #expect(pair[1] == .filter(Filter(field: FieldReference(name: "b"), negated: false, operation: .compare(.cs, quantifier: nil, value: "{x,y}"))))
+    }
+
+    @Test func orderTerms() throws {
+        let terms = try OrderParser.parse("occurred_at.desc.nullslast,id,name.asc,created_at.nullsfirst,actor(username).desc")
+        #expect(terms == [
+            OrderTerm(relation: nil, field: FieldReference(name: "occurred_at"), direction: .desc, nulls: .nullslast),
+            OrderTerm(relation: nil, field: FieldReference(name: "id"), direction: nil, nulls: nil),
+            OrderTerm(relation: nil, field: FieldReference(name: "name"), direction: .asc, nulls: nil),
+            OrderTerm(relation: nil, field: FieldReference(name: "created_at"), direction: nil, nulls: .nullsfirst),
+            OrderTerm(relation: "actor", field: FieldReference(name: "username"), direction: .desc, nulls: nil),
+        ])
+    }
+
+    @Test func wholeQueryStrings() throws {
+        let parameters = try QueryParameters(
+            query: "select=*,actor:profiles!actor_id(username)&user_id=eq.A1&created_at=gte.2024-01-01T00%3A00%3A00"
+                + "&created_at=lt.2025-01-01&order=created_at.desc.nullslast&limit=50&offset=10"
+                + "&actor.order=username&actor.limit=1&or=(is_read.eq.false,is_read.is.null)&columns=%22a%22,b&on_conflict=id"
+                + "&name=eq.Mary+Jane")
+        #expect(parameters.select.count == 2)
+        #expect(parameters.filters.count == 4)
+        #expect(parameters.filters[1].filter.operation == .compare(.gte, quantifier: nil, value: "2024-01-01T00:00:00"))
+        #expect(parameters.filters[3].filter.operation == .compare(.eq, quantifier: nil, value: "Mary Jane"))
+        #expect(parameters.order[[]]?.first?.direction == .desc)
+        #expect(parameters.order[["actor"]]?.first?.field.name == "username")
+        #expect(parameters.limits == [[]: 50, ["actor"]: 1])
+        #expect(parameters.offsets == [[]: 10])
+        #expect(parameters.logic.count == 1)
+        #expect(parameters.columns == ["a", "b"])
+        #expect(parameters.onConflict == ["id"])
+    }
+
+    @Test func rpcReadsTakeOperatorlessParametersAsArguments() throws {
+        let parameters = try QueryParameters(query: "name=Sofia&id=eq.1", isRPCRead: true)
+        #expect(parameters.arguments.map(\.name) == ["name"])
+        #expect(parameters.filters.count == 1)
+    }
+
+    @Test(arguments: [
+        ("select=id,", "select parameter"),
+        ("select=actor:profiles(username", "select parameter"),
+        ("select=id!hint", "select parameter"),
+        ("select=id::", "select parameter"),
+        ("select=id)", "select parameter"),
+        ("col=noop.1", "filter"),
+        ("col=eq1", "filter"),
+        ("col=in.(1,2", "filter"),
+        ("col=in.1,2", "filter"),
+        ("col=is.maybe", "filter"),
+        ("col=not.nope.1", "filter"),
+        ("col=eq(some).1", "filter"),
+        ("or=(a.eq.1,b)", "logic tree"),
+        ("or=a.eq.1", "logic tree"),
+        ("or=()", "logic tree"),
+        ("or=(a.eq.1,xor(b.eq.2))", "logic tree"),
+        ("order=id.ac", "order"),
+        ("order=id.desc.nulls", "order"),
+        ("order=id.descc", "order"),
+        ("order=id;drop", "order"),
+        ("columns=a,,b", "columns parameter"),
+    ])
+    func malformedInputIsPGRST100(query: String, subject: String) {
+        #expect {
+            _ = try QueryParameters(query: query)
+        } throws: { error in
+            guard let error = error as? RESTError else { return false }
+            return error.status == 400 && error.code == "PGRST100"
+                && error.message.hasPrefix("\"failed to parse \(subject) (") && error.message.contains("(line 1, column ")
+                && (error.details ?? "").hasPrefix("unexpected ")
+        }
+    }
+
+    @Test func parseErrorsPointAtTheOffendingCharacter() {
+        do {
+            _ = try QueryParameters(query: "col=noop.0")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.message == "\"failed to parse filter (noop.0)\" (line 1, column 1)")
+            #expect(error.details == "unexpected \"n\" expecting \"not\" or operator (eq, gt, ...)")
+            #expect(error.body == #"{"code":"PGRST100","details":"unexpected \"n\" expecting \"not\" or operator (eq, gt, ...)","hint":null,"message":"\"failed to parse filter (noop.0)\" (line 1, column 1)"}"#)
+        }
+    }
+
+    @Test func preferences() throws {
+        let preferences = try Preferences(headerValues: ["return=representation, count=exact", "resolution=merge-duplicates,missing=default,bogus"])
+        #expect(preferences.representation == .representation)
+        #expect(preferences.count == "exact")
+        #expect(preferences.resolution == .mergeDuplicates)
+        #expect(preferences.missing == .default)
+        #expect(throws: RESTError.self) { try Preferences(headerValues: ["handling=strict, bogus"]) }
+    }
+
+    @Test func rangesFromParametersAndHeader() throws {
+        #expect(try RowRange(offset: nil, limit: nil, rangeHeader: nil) == .all)
+        #expect(try RowRange(offset: 10, limit: 5, rangeHeader: nil) == RowRange(offset: 10, limit: 5))
+        #expect(try RowRange(offset: nil, limit: nil, rangeHeader: "0-24") == RowRange(offset: 0, limit: 25))
+        #expect(try RowRange(offset: nil, limit: 10, rangeHeader: "5-") == RowRange(offset: 5, limit: 5))
+        #expect(throws: RESTError.self) { try RowRange(offset: nil, limit: -1, rangeHeader: nil) }
+        #expect(throws: RESTError.self) { try RowRange(offset: nil, limit: nil, rangeHeader: "9-3") }
+        #expect(RowRange(offset: 0, limit: 50).contentRange(returned: 50, total: nil) == "0-49/*")
+        #expect(RowRange(offset: 0, limit: 50).contentRange(returned: 0, total: 0) == "*/0")
+        #expect(RowRange(offset: 0, limit: 50).contentRange(returned: 0, total: nil) == "*/*")
+        #expect(RowRange(offset: 5, limit: 2).contentRange(returned: 2, total: 9) == "5-6/9")
+    }
+}
+
+/// `RESTConfiguration` from the environment.
+@Suite("REST configuration")
+struct RESTConfigurationTests {
+    @Test func bodyLimitFromTheEnvironment() throws {
+        #expect(try RESTConfiguration(environment: [:]).maximumBodyBytes == 1 << 20)
+        #expect(try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "2048"]).maximumBodyBytes == 2048)
+        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "lots"]) }
+        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "0"]) }
+    }
+}

@@ -1,0 +1,104 @@
+import CompassHTTP
+import CompassREST
+import CompassTestSupport
+import CompassTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Postgres
+
+/// The `/rest/v1` routes on their own router over a fresh demo database, driven in-process.
+struct RESTHarness {
+    static let secret = "rest-tests-secret-0123456789abcdef0123"
+    let database: TestDatabase
+    let api: RESTAPI
+    let client: any TestClientProtocol
+    let keys: APIKeys
+    let issuer: AccessTokenIssuer
+
+    /// Runs `body` with a client for the REST routes (and the schema reload service running).
+    static func with(_ body: @escaping @Sendable (RESTHarness) async throws -> Void) async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 4, logger: TestDatabase.logger)
+            let api = RESTAPI(
+                pool: pool, verifier: try await AccessTokenVerifier(secret: secret),
+                listenerConfiguration: database.configuration, logger: TestDatabase.logger)
+            let router = Router(context: CompassRequestContext.self)
+            api.addRoutes(to: router)
+            let keys = try await APIKeys(secret: secret)
+            let issuer = try await AccessTokenIssuer(secret: secret)
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await api.reloadService.run() }
+                    try await Application(router: router).test(.router) { client in
+                        try await body(RESTHarness(database: database, api: api, client: client, keys: keys, issuer: issuer))
+                    }
+                    tasks.cancelAll()
+                }
+            } catch {
+                await pool.close()
+                throw error
+            }
+            await pool.close()
+        }
+    }
+
+    /// An access token for a demo user.
+    func token(_ user: UUID, lifetime: TimeInterval = 600) async throws -> String {
+        try await issuer.token(role: .authenticated, subject: user.uuidString.lowercased(), lifetime: lifetime)
+    }
+
+    /// Sends a request with the anon key and `token` (if any) as the bearer.
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, headers: [String: String] = [:], body: String? = nil
+    ) async throws -> RESTResponse {
+        var fields: HTTPFields = [HTTPField.Name("apikey")!: keys.anon]
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        if body != nil { fields[.contentType] = "application/json" }
+        for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
+        return try await client.execute(
+            uri: "/rest/v1/" + path, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
+        ) { response in
+            RESTResponse(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
+        }
+    }
+
+    /// A superuser query on the test database (fixtures and checks that bypass RLS).
+    func adminQuery(_ query: PostgresQuery) async throws -> PostgresResult {
+        let connection = try await database.connect()
+        do {
+            let result = try await connection.query(query)
+            await connection.close()
+            return result
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    /// A count as the superuser sees it.
+    func count(_ query: PostgresQuery) async throws -> Int {
+        try await adminQuery(query)[0].decode(Int.self, at: 0)
+    }
+}
+
+/// What a test looks at in a reply.
+struct RESTResponse: Sendable {
+    var status: Int
+    var headers: HTTPFields
+    var body: String
+
+    func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
+
+    /// The body as JSON.
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8), options: [.fragmentsAllowed]) }
+    var array: [[String: Any]] { json as? [[String: Any]] ?? [] }
+    var object: [String: Any] { json as? [String: Any] ?? [:] }
+
+    /// Whether this is PostgREST's error body: exactly the four keys, and the given code.
+    func isError(_ code: String, status expected: Int) -> Bool {
+        status == expected && Set(object.keys) == ["code", "message", "details", "hint"] && object["code"] as? String == code
+    }
+}
