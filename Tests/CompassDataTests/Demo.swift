@@ -3,22 +3,10 @@ import CompassTestSupport
 import Foundation
 import Postgres
 
-/// The demo fixture's ids (sql/fixtures/demo.sql).
-enum Demo {
-    static let maria = UUID(uuidString: "a1000000-0000-4000-8000-000000000001")!
-    static let daniel = UUID(uuidString: "a1000000-0000-4000-8000-000000000002")!
-    static let sofia = UUID(uuidString: "a1000000-0000-4000-8000-000000000003")!
-    static let grace = UUID(uuidString: "a1000000-0000-4000-8000-000000000004")!
-    static let marcus = UUID(uuidString: "a1000000-0000-4000-8000-000000000005")!
-    static let lily = UUID(uuidString: "a1000000-0000-4000-8000-000000000006")!
-    static let jordan = UUID(uuidString: "a1000000-0000-4000-8000-000000000007")!
-    static let riveraFamily = UUID(uuidString: "f1000000-0000-4000-8000-000000000001")!
-    static let chenFamily = UUID(uuidString: "f1000000-0000-4000-8000-000000000002")!
-    static let stanford = UUID(uuidString: "5c000000-0000-4000-8000-000000000001")!
-    static let ucla = UUID(uuidString: "5c000000-0000-4000-8000-000000000002")!
-    static let unc = UUID(uuidString: "5c000000-0000-4000-8000-000000000003")!
-    static let sofiaPreseasonPost = UUID(uuidString: "b0000000-0000-4000-8000-000000000001")!
+typealias Demo = DemoFixture
 
+/// Fixtures the data-layer tests build on.
+extension DemoFixture {
     /// Runs `body` on a fresh demo database with one superuser connection (for fixtures).
     static func withDatabase<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await withConnection(demoData: true, body)
