@@ -188,6 +188,7 @@ let package = Package(
         .testTarget(
             name: "CompassRealtimeTests",
             dependencies: [
+                "CompassDomain",
                 "CompassRealtime",
                 "CompassTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

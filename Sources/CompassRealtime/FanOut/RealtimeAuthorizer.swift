@@ -43,10 +43,11 @@ final class RealtimeAuthorizer: Sendable {
         if functionAvailable.withLock({ $0 }) {
             do {
                 return try await visibleRowsInOneStatement(checks)
+            } catch SQLState.undefinedFunction {
+                // Migration 0007 is not applied: stop trying the function.
+                functionAvailable.withLock { $0 = false }
+                database.logger.warning("realtime.visible_rows is missing; checking group by group from now on")
             } catch let error as PostgresError where !RealtimeDatabase.isTransient(error) {
-                if error.sqlState?.rawValue == "42883" {  // undefined_function: 0007 not applied
-                    functionAvailable.withLock { $0 = false }
-                }
                 database.logger.warning(
                     "realtime.visible_rows failed; checking this batch group by group", metadata: ["pg.error": "\(error)"])
             }
