@@ -55,6 +55,7 @@ let package = Package(
                 "CLibPQ",
                 "CivilCalendar",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -61,6 +61,7 @@ struct ListenCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("listening (\(scope)) on \(tables); Ctrl-C stops\n".utf8))
         let source = SnapshotChangeSource(database: realtime, listenerConfiguration: configuration, logger: CLILogger.shared)
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await realtime.pool.run() }
             group.addTask { try await source.run(into: dispatcher) }
             group.addTask {
                 while let work = await outbox.next() {

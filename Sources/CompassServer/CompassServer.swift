@@ -38,7 +38,6 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
-        await pool.close()
     }
 
     /// Every API's routes on one router, their background services in one group.
@@ -47,7 +46,8 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
         let router = Router(context: CompassRequestContext.self)
-        let services: [any Service] = []
+        // The shared pool runs (and is shut down) in the group, after the APIs that use it stop.
+        let services: [any Service] = [pool]
         // Each API adds its routes (and any background service) here.
         return realtime.makeServiceGroup(
             router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,
