@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "CompassDomain", targets: ["CompassDomain"]),
         .library(name: "CompassData", targets: ["CompassData"]),
         .library(name: "Postgres", targets: ["Postgres"]),
+        // The test harness (database, child processes), shared with the benchmark packages.
+        .library(name: "CompassTestSupport", targets: ["CompassTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,7 +25,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
@@ -55,6 +56,7 @@ let package = Package(
                 "CLibPQ",
                 "CivilCalendar",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -80,7 +82,6 @@ let package = Package(
                 "CompassHTTP",
                 "CompassTokens",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -150,7 +151,6 @@ let package = Package(
                 "CompassRealtime",
                 "CompassServer",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -188,10 +188,10 @@ let package = Package(
         .testTarget(
             name: "CompassRealtimeTests",
             dependencies: [
+                "CompassDomain",
                 "CompassRealtime",
                 "CompassTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             // The end-to-end test runs this script with the official Python client.
             exclude: ["Python"],

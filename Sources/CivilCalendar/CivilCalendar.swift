@@ -1,8 +1,8 @@
 /// Proleptic Gregorian dates as days since 1970-01-01 (Howard Hinnant's algorithms).
 ///
-/// Shared by the timestamp codecs of the Postgres client, the domain and the realtime
-/// protocol, which all write and read dates by hand rather than through Foundation's
-/// calendars (exact, allocation-free, and the same on every platform).
+/// Under the one timestamp reader (``CivilTimestamp``) and writer (``CivilTimestampText``)
+/// that the Postgres client, the domain and the realtime protocol share: exact,
+/// allocation-light, and the same on every platform, unlike Foundation's calendars.
 public enum CivilCalendar {
     /// Days since 1970-01-01 of `year-month-day` (month 1...12; no range checks).
     public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
@@ -25,6 +25,15 @@ public enum CivilCalendar {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The number of days in `month` (1...12) of `year`, by the Gregorian leap rules.
+    public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Division rounding toward negative infinity (Swift's `/` rounds toward zero).

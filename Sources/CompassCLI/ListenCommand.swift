@@ -2,7 +2,6 @@ import ArgumentParser
 import CompassRealtime
 import CompassTokens
 import Foundation
-import Postgres
 
 /// `compass listen`: tails realtime changes as JSON lines, the way a subscriber would get them.
 ///
@@ -34,45 +33,23 @@ struct ListenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try database.configuration()
-        let realtime = RealtimeDatabase(configuration: configuration, maximumConnections: 3, logger: CLILogger.shared)
-        let registry = SubscriptionRegistry()
-        let catalog = RealtimeCatalog(database: realtime)
-        let dispatcher = RealtimeDispatcher(
-            registry: registry, catalog: catalog, database: realtime, metrics: RealtimeMetrics(), logger: CLILogger.shared)
-
         var binding: [String: RealtimeJSON] = ["event": "*", "schema": "public"]
         if let table {
             let parts = table.split(separator: ".").map(String.init)
             binding["schema"] = .string(parts.count == 2 ? parts[0] : "public")
             binding["table"] = .string(parts.last ?? table)
         }
-        let bindings: [TableBinding]
-        switch await catalog.resolve(PostgresChangesBinding(requested: .object(binding))) {
-        case .success(let resolved): bindings = resolved
-        case .failure(let problem): throw CLIFailure.badInput("cannot listen: \(problem.message)")
-        }
-        guard let outbox = registry.addClient(version: .v1, capacity: 100_000) else { return }
-        registry.join(
-            ChannelRecord(topic: "realtime:cli", joinRef: "1", claims: claims(), bindings: bindings, outbox: outbox), queueing: [])
-
         let scope = user.map { "user \($0.lowercased())" } ?? "service role"
-        let tables = bindings.map(\.table.description).joined(separator: ", ")
-        FileHandle.standardError.write(Data("listening (\(scope)) on \(tables); Ctrl-C stops\n".utf8))
-        let source = SnapshotChangeSource(database: realtime, listenerConfiguration: configuration, logger: CLILogger.shared)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await source.run(into: dispatcher) }
-            group.addTask {
-                while let work = await outbox.next() {
-                    guard case .frames(let frames) = work else { break }
-                    for frame in frames {
-                        guard let message = try? RealtimeCodec.decode(frame.text), let data = message.payload["data"] else { continue }
-                        FileHandle.standardOutput.write(Data((data.jsonText + "\n").utf8))
-                    }
-                }
+        let tail = RealtimeTail(configuration: try database.configuration(), logger: CLILogger.shared)
+        do {
+            try await tail.run(claims: claims(), binding: .object(binding)) { tables in
+                let names = tables.map(\.description).joined(separator: ", ")
+                FileHandle.standardError.write(Data("listening (\(scope)) on \(names); Ctrl-C stops\n".utf8))
+            } onEvent: { data in
+                FileHandle.standardOutput.write(Data((data.jsonText + "\n").utf8))
             }
-            try await group.next()
-            group.cancelAll()
+        } catch let problem as BindingProblem {
+            throw CLIFailure.badInput("cannot listen: \(problem.message)")
         }
     }
 

@@ -19,25 +19,33 @@ public struct DatabaseScope: Sendable {
     private let connection: PostgresConnection
     /// Where statements are logged, if anywhere (tests, benchmarks).
     public let recorder: QueryRecorder?
+    /// How the statements travel: pipelined unless a benchmark compares other ways.
+    public let sending: Sending
 
     /// Binds `connection` to `identity`. The caller owns the connection (e.g. a pool lease)
     /// and must not have a transaction open on it.
-    public init(_ identity: DatabaseIdentity, on connection: PostgresConnection, recorder: QueryRecorder? = nil) {
+    public init(
+        _ identity: DatabaseIdentity, on connection: PostgresConnection, recorder: QueryRecorder? = nil,
+        sending: Sending = .pipelined
+    ) {
         self.identity = identity
         self.connection = connection
         self.recorder = recorder
+        self.sending = sending
     }
 
     /// A user's scope: role `authenticated`, `auth.uid()` = `userId`.
     public static func user(
-        _ userId: UUID, on connection: PostgresConnection, recorder: QueryRecorder? = nil
+        _ userId: UUID, on connection: PostgresConnection, recorder: QueryRecorder? = nil, sending: Sending = .pipelined
     ) -> DatabaseScope {
-        DatabaseScope(.user(userId), on: connection, recorder: recorder)
+        DatabaseScope(.user(userId), on: connection, recorder: recorder, sending: sending)
     }
 
     /// The service-role scope (bypasses RLS), for admin work.
-    public static func serviceRole(on connection: PostgresConnection, recorder: QueryRecorder? = nil) -> DatabaseScope {
-        DatabaseScope(.serviceRole, on: connection, recorder: recorder)
+    public static func serviceRole(
+        on connection: PostgresConnection, recorder: QueryRecorder? = nil, sending: Sending = .pipelined
+    ) -> DatabaseScope {
+        DatabaseScope(.serviceRole, on: connection, recorder: recorder, sending: sending)
     }
 
     /// The statement that opens the scope inside a transaction.
@@ -54,7 +62,7 @@ public struct DatabaseScope: Sendable {
     {
         let scoped = segments.map { [scopeStatement] + $0 }
         recorder?.record(roundTrip: segments.flatMap { $0.map(\.sql) })
-        let results = try await connection.pipeline(segments: scoped, file: file, line: line)
+        let results = try await send(scoped, file: file, line: line)
         return try results.map { segment in
             if case .failure(let error) = segment.first { throw error }
             return segment.dropFirst().map { result in
@@ -84,5 +92,54 @@ public struct DatabaseScope: Sendable {
     /// Round trips made so far on the underlying connection (for tests and benchmarks).
     public var roundTrips: Int {
         get async { await connection.roundTrips }
+    }
+
+    /// Sends scoped segments as `sending` says; each segment's results, as a pipeline returns them.
+    private func send(_ segments: [[PostgresQuery]], file: String, line: Int)
+        async throws -> [[Result<PostgresResult, PostgresError>]]
+    {
+        switch sending {
+        case .pipelined:
+            return try await connection.pipeline(segments: segments, file: file, line: line)
+        case .segmentBySegment:
+            var results: [[Result<PostgresResult, PostgresError>]] = []
+            for segment in segments {
+                results += try await connection.pipeline(segments: [segment], file: file, line: line)
+            }
+            return results
+        case .statementByStatement:
+            var results: [[Result<PostgresResult, PostgresError>]] = []
+            for segment in segments {
+                results.append(try await sendUnpipelined(segment, file: file, line: line))
+            }
+            return results
+        }
+    }
+
+    /// One segment as its own transaction, statement by statement; a failure aborts the rest, as in a pipeline.
+    private func sendUnpipelined(_ segment: [PostgresQuery], file: String, line: Int)
+        async throws -> [Result<PostgresResult, PostgresError>]
+    {
+        var results: [Result<PostgresResult, PostgresError>] = []
+        do {
+            try await connection.withTransaction(file: file, line: line) { transaction in
+                for query in segment {
+                    results.append(.success(try await transaction.query(query, file: file, line: line)))
+                }
+            }
+        } catch var error as PostgresError {
+            let failed = results.count
+            error.statementIndex = failed
+            results.append(.failure(error))
+            while results.count < segment.count {
+                var aborted = PostgresError(
+                    code: .pipelineAborted, message: "skipped: an earlier statement of its transaction failed", file: file,
+                    line: line)
+                aborted.statementIndex = results.count
+                aborted.failedStatementIndex = failed
+                results.append(.failure(aborted))
+            }
+        }
+        return results
     }
 }

@@ -20,31 +20,28 @@ public struct FeedRepository: Sendable {
         self.scope = scope
     }
 
-    // The statements and row readers are public so FeedBenchmark can time other ways of
-    // sending exactly these statements against `load()`.
-
     /// `SELECT id, school_id, type, content, subject, occurred_at, created_at FROM interactions WHERE logged_by = $1 ORDER BY created_at DESC LIMIT 50`
-    public static func interactionsQuery(userId: UUID) -> PostgresQuery {
+    static func interactionsQuery(userId: UUID) -> PostgresQuery {
         "SELECT id, school_id, type, content, subject, occurred_at, created_at FROM interactions WHERE logged_by = \(userId) ORDER BY created_at DESC LIMIT 50"
     }
 
     /// `SELECT id, school_id, new_status, notes, changed_at FROM school_status_history WHERE changed_by = $1 ORDER BY changed_at DESC LIMIT 50`
-    public static func statusChangesQuery(userId: UUID) -> PostgresQuery {
+    static func statusChangesQuery(userId: UUID) -> PostgresQuery {
         "SELECT id, school_id, new_status, notes, changed_at FROM school_status_history WHERE changed_by = \(userId) ORDER BY changed_at DESC LIMIT 50"
     }
 
     /// `SELECT id, title, type, created_at FROM documents WHERE user_id = $1 ORDER BY created_at DESC LIMIT 50`
-    public static func documentsQuery(userId: UUID) -> PostgresQuery {
+    static func documentsQuery(userId: UUID) -> PostgresQuery {
         "SELECT id, title, type, created_at FROM documents WHERE user_id = \(userId) ORDER BY created_at DESC LIMIT 50"
     }
 
     /// `SELECT id, name FROM schools WHERE id = ANY($1)`
-    public static func schoolNamesQuery(ids: [UUID]) -> PostgresQuery {
+    static func schoolNamesQuery(ids: [UUID]) -> PostgresQuery {
         "SELECT id, name FROM schools WHERE id = ANY(\(ids))"
     }
 
     /// The three source queries for `userId`, in `ActivityFeedSource.allCases` order.
-    public static func sourceQueries(userId: UUID) -> [PostgresQuery] {
+    static func sourceQueries(userId: UUID) -> [PostgresQuery] {
         [interactionsQuery(userId: userId), statusChangesQuery(userId: userId), documentsQuery(userId: userId)]
     }
 
@@ -90,7 +87,7 @@ public struct FeedRepository: Sendable {
         return names
     }
 
-    public static func interactionRow(_ row: PostgresRow) throws -> FeedInteractionRow {
+    static func interactionRow(_ row: PostgresRow) throws -> FeedInteractionRow {
         let (id, schoolId, type, content, subject, occurredAt, createdAt) =
             try row.decode((UUID, UUID?, String, String?, String?, Date?, Date).self)
         return FeedInteractionRow(
@@ -98,12 +95,12 @@ public struct FeedRepository: Sendable {
             occurredAt: occurredAt, createdAt: createdAt)
     }
 
-    public static func statusChangeRow(_ row: PostgresRow) throws -> FeedStatusChangeRow {
+    static func statusChangeRow(_ row: PostgresRow) throws -> FeedStatusChangeRow {
         let (id, schoolId, newStatus, notes, changedAt) = try row.decode((UUID, UUID?, String, String?, Date).self)
         return FeedStatusChangeRow(id: id, schoolId: schoolId, newStatus: newStatus, notes: notes, changedAt: changedAt)
     }
 
-    public static func documentRow(_ row: PostgresRow) throws -> FeedDocumentRow {
+    static func documentRow(_ row: PostgresRow) throws -> FeedDocumentRow {
         let (id, title, type, createdAt) = try row.decode((UUID, String, String?, Date).self)
         return FeedDocumentRow(id: id, title: title, type: type, createdAt: createdAt)
     }

@@ -53,7 +53,6 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) async throws {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
-        await pool.close()
     }
 
     /// Every API's routes on one router, their background services in one group.
@@ -62,7 +61,8 @@ public struct CompassServer: Sendable {
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
         let router = Router(context: CompassRequestContext.self)
-        var services: [any Service] = []
+        // The shared pool runs (and is shut down) in the group, after the APIs that use it stop.
+        var services: [any Service] = [pool]
         // Each API adds its routes (and any background service) here.
         rest.addRoutes(to: router)
         services.append(rest.reloadService)

@@ -1,7 +1,7 @@
 /// A five-character SQLSTATE code, matchable in `catch` clauses.
 ///
 /// ```swift
-/// catch let error as PostgresError where error.sqlState == .uniqueViolation { … }
+/// do { … } catch SQLState.uniqueViolation { … }   // see ~= in PostgresError+Matching.swift
 /// ```
 public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The five characters, e.g. `23505`.
@@ -23,6 +23,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
     public static let undefinedTable = SQLState(rawValue: "42P01")
     public static let undefinedColumn = SQLState(rawValue: "42703")
+    public static let undefinedFunction = SQLState(rawValue: "42883")
     public static let syntaxError = SQLState(rawValue: "42601")
     public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
     public static let queryCanceled = SQLState(rawValue: "57014")

@@ -20,11 +20,10 @@ struct ChangePrunerTests {
             var pruner = ChangePruner(
                 database: realtime, retention: .seconds(3600), interval: .seconds(60), logger: TestDatabase.logger)
             pruner.batchSize = 20  // several batches
-            let removed = try await pruner.pruneOnce()
+            let removed = try await realtime.pool.withRunning { _ in try await pruner.pruneOnce() }
             #expect(removed == 71)  // minutes 60…130 are at or past the hour
             let left = try await connection.query("SELECT count(*)::int8 FROM realtime.changes")[0].decode(Int.self, at: 0)
             #expect(left == 59)
-            await realtime.pool.close()
             await connection.close()
         }
     }

@@ -4,7 +4,7 @@ import Logging
 import NIOWebSocket
 import Testing
 import Synchronization
-import WSClient
+import HummingbirdWSClient
 
 @testable import CompassRealtime
 

@@ -11,41 +11,83 @@ struct PostgresPoolAndListenerTests {
             let pool = PostgresPool(
                 configuration: database.configuration, maximumConnections: 1,
                 checkoutTimeout: .milliseconds(300), logger: TestDatabase.logger)
-            let (holding, release) = AsyncStream.makeStream(of: Void.self)
-            let (held, signalHeld) = AsyncStream.makeStream(of: Void.self)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    try await pool.withConnection { _ in
-                        signalHeld.yield()
-                        for await _ in holding { break }
+            try await pool.withRunning { pool in
+                let (holding, release) = AsyncStream.makeStream(of: Void.self)
+                let (held, signalHeld) = AsyncStream.makeStream(of: Void.self)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        try await pool.withConnection { _ in
+                            signalHeld.yield()
+                            for await _ in holding { break }
+                        }
                     }
+                    for await _ in held { break }
+                    let error = await #expect(throws: PostgresError.self) {
+                        try await pool.withConnection { try await $0.query("SELECT 1") }
+                    }
+                    #expect(error?.code == .poolTimeout)
+                    #expect(error?.description.contains("1 in use") == true)
+                    release.yield()
+                    try await group.waitForAll()
                 }
-                for await _ in held { break }
-                let error = await #expect(throws: PostgresError.self) {
-                    try await pool.withConnection { try await $0.query("SELECT 1") }
-                }
-                #expect(error?.code == .poolTimeout)
-                #expect(error?.description.contains("1 in use") == true)
-                release.yield()
-                try await group.waitForAll()
+                let value = try await pool.withConnection { try await $0.query("SELECT 42::int4")[0].decode(Int.self, at: 0) }
+                #expect(value == 42)
+                #expect(await pool.openConnections == 1)
             }
-            let value = try await pool.withConnection { try await $0.query("SELECT 42::int4")[0].decode(Int.self, at: 0) }
-            #expect(value == 42)
-            #expect(await pool.openConnections == 1)
-            await pool.close()
         }
     }
 
     @Test func brokenConnectionsAreDiscardedNotReused() async throws {
         try await TestDatabase.with { database in
             let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
-            let firstPID = try await pool.withConnection { connection in
-                try await connection.query("BEGIN")  // returned mid-transaction: not reusable
-                return await connection.backendPID
+            try await pool.withRunning { pool in
+                let firstPID = try await pool.withConnection { connection in
+                    try await connection.query("BEGIN")  // returned mid-transaction: not reusable
+                    return await connection.backendPID
+                }
+                let secondPID = try await pool.withConnection { await $0.backendPID }
+                #expect(firstPID != secondPID)
             }
-            let secondPID = try await pool.withConnection { await $0.backendPID }
-            #expect(firstPID != secondPID)
-            await pool.close()
+        }
+    }
+
+    @Test func checkoutsWaitForRunAndFailOnceItEnds() async throws {
+        try await TestDatabase.with { database in
+            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                // Asked before the pool runs: served once it does.
+                group.addTask { try await pool.withConnection { try await $0.query("SELECT 7::int4")[0].decode(Int.self, at: 0) } }
+                try await Task.sleep(for: .milliseconds(100))
+                #expect(await pool.openConnections == 0)
+                group.addTask {
+                    try await pool.run()
+                    return 0
+                }
+                #expect(try await group.next() == 7)
+                group.cancelAll()
+                #expect(try await group.next() == 0)
+            }
+            #expect(await pool.openConnections == 0)
+            let error = await #expect(throws: PostgresError.self) { try await pool.withConnection { _ in } }
+            #expect(error?.code == .poolClosed)
+        }
+    }
+
+    @Test func cancelledCheckoutLeavesTheQueue() async throws {
+        try await TestDatabase.with { database in
+            let pool = PostgresPool(
+                configuration: database.configuration, maximumConnections: 1, checkoutTimeout: .seconds(60),
+                logger: TestDatabase.logger)
+            try await pool.withRunning { pool in
+                try await pool.withConnection { _ in
+                    let waiting = Task { try await pool.withConnection { _ in } }
+                    try await Task.sleep(for: .milliseconds(100))
+                    waiting.cancel()
+                    let started = ContinuousClock.now
+                    await #expect(throws: CancellationError.self) { try await waiting.value }
+                    #expect(ContinuousClock.now - started < .seconds(5))
+                }
+            }
         }
     }
 

@@ -1,24 +1,44 @@
 import Foundation
 
-/// A child process with its output in files (no pipes: a child that outlives us cannot hang them).
+/// A child process with its output in files — the one `posix_spawn` helper of the tests,
+/// the test cluster and the benchmarks.
+///
+/// ```swift
+/// let (code, output, _) = try await ChildProcess.run(["python3", "--version"])
+/// ```
+/// Files, not pipes: a child that outlives us (a PostgreSQL server started by
+/// `scripts/pg-cluster` inherits the descriptors) could otherwise hold a pipe open forever.
+/// `posix_spawn` and `waitpid` rather than Foundation's `Process`, which did not notice
+/// such a child's exit.
 public final class ChildProcess: Sendable {
+    /// The child's process id.
     public let pid: pid_t
+    /// Where its stdout goes.
     public let outputPath: String
+    /// Where its stderr goes (the same file as stdout when merged).
     public let errorPath: String
 
-    /// Starts `arguments[0]` with the rest as arguments and `environment` added to ours.
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `arguments[0]` (looked up in `PATH`) with the rest as arguments and `environment`
+    /// added to ours. Output goes to `outputPath` (default: a fresh temporary file); stderr to
+    /// its own temporary file, or into the output when `mergingErrors`.
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], outputPath: String? = nil, mergingErrors: Bool = false
+    ) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
-        outputPath = scratch + ".out"
-        errorPath = scratch + ".err"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        self.outputPath = outputPath ?? scratch + ".out"
+        self.errorPath = mergingErrors ? self.outputPath : scratch + ".err"
+        _ = FileManager.default.createFile(atPath: self.outputPath, contents: nil)
+        if !mergingErrors { _ = FileManager.default.createFile(atPath: errorPath, contents: nil) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 1, self.outputPath, O_WRONLY | O_TRUNC, 0o600)
+        if mergingErrors {
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_TRUNC, 0o600)
+        }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var merged = ProcessInfo.processInfo.environment
@@ -32,10 +52,22 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs to completion (at most `timeout`) and returns the exit code with both outputs.
-    public static func run(_ arguments: [String], timeout: Duration = .seconds(300)) async throws -> (code: Int32, output: String, error: String) {
-        let process = try ChildProcess(arguments)
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)
+    ) async throws -> (code: Int32, output: String, error: String) {
+        let process = try ChildProcess(arguments, environment: environment)
+        defer { process.removeFiles() }
         let code = try await process.exitCode(timeout: timeout)
         return (code, process.output, process.errorOutput)
+    }
+
+    /// Runs to completion, blocking the thread (for `atexit` handlers and other synchronous callers).
+    public static func runBlocking(_ arguments: [String]) throws -> (code: Int32, output: String, error: String) {
+        let process = try ChildProcess(arguments)
+        defer { process.removeFiles() }
+        var status: Int32 = 0
+        while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
+        return (Self.exitCode(status), process.output, process.errorOutput)
     }
 
     /// What the child wrote to stdout so far.
@@ -43,21 +75,24 @@ public final class ChildProcess: Sendable {
     /// What the child wrote to stderr so far.
     public var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
+    /// The exit code if the child has exited (reaping it), nil while it runs.
+    public func exitCodeIfExited() -> Int32? {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid ? Self.exitCode(status) : nil
+    }
+
     /// Waits for the exit; kills the child and throws after `timeout`.
     public func exitCode(timeout: Duration) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            }
+            if let code = exitCodeIfExited() { return code }
             if ContinuousClock.now > deadline {
                 kill(pid, SIGKILL)
+                var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
                 throw HarnessError("\(pid) did not finish in time; stderr: \(errorOutput.suffix(2000))")
             }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -65,8 +100,7 @@ public final class ChildProcess: Sendable {
     public func waitForOutput(containing text: String, timeout: Duration) async throws {
         let deadline = ContinuousClock.now + timeout
         while !output.contains(text) {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
+            if exitCodeIfExited() != nil {
                 throw HarnessError("the child exited before printing \(text); stdout: \(output.suffix(2000)) stderr: \(errorOutput.suffix(3000))")
             }
             guard ContinuousClock.now < deadline else {
@@ -76,10 +110,25 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Sends `signal` (e.g. `SIGTERM` for a graceful stop).
+    public func signal(_ signal: Int32) {
+        kill(pid, signal)
+    }
+
     /// Ends the child if it still runs.
     public func terminate() {
         kill(pid, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(pid, &status, WNOHANG)
+    }
+
+    private func removeFiles() {
+        try? FileManager.default.removeItem(atPath: outputPath)
+        try? FileManager.default.removeItem(atPath: errorPath)
+    }
+
+    /// The shell's convention: the exit status, or 128 + the signal that ended the child.
+    private static func exitCode(_ status: Int32) -> Int32 {
+        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

@@ -40,39 +40,15 @@ public actor TestCluster {
         return url
     }
 
-    /// Runs `scripts/pg-cluster`; output goes through files, not pipes, because the
-    /// server it starts inherits descriptors and would hold a pipe open forever.
+    /// Runs `scripts/pg-cluster` to completion (synchronously: it also runs from `atexit`).
     @discardableResult
     static func runScript(_ arguments: [String]) throws -> String {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pg-cluster-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
-        FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
-        defer {
-            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
-            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
-        }
-        // posix_spawn + waitpid: Foundation's Process did not notice this child's exit here.
         let executable = repositoryRoot.appendingPathComponent("scripts/pg-cluster").path
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, scratch.path + ".out", O_WRONLY | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, scratch.path + ".err", O_WRONLY | O_TRUNC, 0o600)
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw TestClusterError("cannot run \(executable): errno \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitCode = (status >> 8) & 0xFF
-        let text = (try? String(contentsOfFile: scratch.path + ".out", encoding: .utf8)) ?? ""
-        guard exitCode == 0 else {
-            let reason = (try? String(contentsOfFile: scratch.path + ".err", encoding: .utf8)) ?? ""
-            throw TestClusterError("scripts/pg-cluster \(arguments.joined(separator: " ")) failed: \(reason)")
+        let result = try ChildProcess.runBlocking([executable] + arguments)
+        guard result.code == 0 else {
+            throw TestClusterError("scripts/pg-cluster \(arguments.joined(separator: " ")) failed: \(result.error)")
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -33,10 +33,25 @@ public struct RealtimeChange: Sendable, Hashable {
 /// Where a change source hands its changes: the fan-out.
 public protocol RealtimeChangeSink: Sendable {
     /// Takes the next batch, in order. The source moves past a batch only once this returns,
-    /// so a batch is never skipped; it must not throw, and retries its own database work.
-    func deliver(_ changes: [RealtimeChange]) async
+    /// so a batch is never skipped. The sink retries its own transient database work; it
+    /// throws only when it delivered none of the batch, and the source then offers the
+    /// same batch again later instead of moving on.
+    func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure)
     /// The source's link to the database is up; `reconnected` after it had dropped.
     func sourceConnected(reconnected: Bool) async
+}
+
+/// A batch the fan-out could not deliver to anyone; the source keeps its place and retries.
+public struct RealtimeDeliveryFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong (no row data).
+    public var reason: String
+
+    /// Makes a failure.
+    public init(reason: String) {
+        self.reason = reason
+    }
+
+    public var description: String { reason }
 }
 
 /// Produces the committed changes of enabled tables, each exactly once, roughly in commit order.

@@ -11,7 +11,7 @@ public struct RealtimeDatabase: Sendable {
     public let pool: PostgresPool
     let logger: Logger
 
-    /// Makes the pool; connections open on first use.
+    /// Makes the pool; it leases connections once it runs (the worker's `ServiceGroup` runs it).
     public init(configuration: PostgresConfiguration, maximumConnections: Int = 4, logger: Logger) {
         self.pool = PostgresPool(
             configuration: configuration, maximumConnections: maximumConnections, checkoutTimeout: .seconds(30),

@@ -58,9 +58,19 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
             }
             group.addTask {
                 var cursor = start
+                var backoff = Duration.zero
                 for await _ in wakeups {
-                    try await database.retryingWhileUnavailable("poll realtime.changes") {
-                        try await drain(&cursor, into: sink)
+                    do {
+                        try await database.retryingWhileUnavailable("poll realtime.changes") {
+                            try await drain(&cursor, into: sink)
+                        }
+                        backoff = .zero
+                    } catch let failure as RealtimeDeliveryFailure {
+                        // The cursor stayed before the batch: a later wake-up offers it again.
+                        backoff = min(max(backoff * 2, .milliseconds(100)), .seconds(30))
+                        logger.error(
+                            "batch not delivered; retrying it", metadata: ["realtime.error": "\(failure)", "realtime.retry_in": "\(backoff)"])
+                        try await Task.sleep(for: backoff)
                     }
                 }
             }
@@ -80,8 +90,8 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
     /// Each page is delivered while the next one is read (on another connection), so the
     /// database and the fan-out work side by side; the read-ahead after a round's last page
     /// starts the next round, and the drain ends when a read finds nothing new. The cursor
-    /// only moves after a page is delivered, so a failure mid-way resumes exactly after the
-    /// last delivered change.
+    /// only moves after a page is delivered, so a failure mid-way (of the database, or a
+    /// ``RealtimeDeliveryFailure`` of the sink) resumes exactly after the last delivered change.
     func drain(_ cursor: inout ChangeCursor, into sink: some RealtimeChangeSink) async throws {
         var read = try await readPage(after: cursor)
         while true {
@@ -94,7 +104,7 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
                 return
             }
             async let following = readPage(after: afterPage)
-            await sink.deliver(read.page.map(\.change))
+            try await sink.deliver(read.page.map(\.change))
             cursor = afterPage
             read = try await following
         }

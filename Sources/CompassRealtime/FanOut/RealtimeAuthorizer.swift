@@ -28,11 +28,7 @@ final class RealtimeAuthorizer: Sendable {
     }
 
     /// One group to check: a table, who asks, and the rows' primary-key values as text.
-    struct Check: Sendable {
-        var table: RealtimeTableMetadata
-        var key: AccessClaims.AuthorizationKey
-        var rowKeys: [[String]]
-    }
+    typealias Check = VisibilityCheck
 
     /// For each check, the indexes (into `rowKeys`) of the rows the group may see.
     ///
@@ -43,10 +39,11 @@ final class RealtimeAuthorizer: Sendable {
         if functionAvailable.withLock({ $0 }) {
             do {
                 return try await visibleRowsInOneStatement(checks)
+            } catch SQLState.undefinedFunction {
+                // Migration 0007 is not applied: stop trying the function.
+                functionAvailable.withLock { $0 = false }
+                database.logger.warning("realtime.visible_rows is missing; checking group by group from now on")
             } catch let error as PostgresError where !RealtimeDatabase.isTransient(error) {
-                if error.sqlState?.rawValue == "42883" {  // undefined_function: 0007 not applied
-                    functionAvailable.withLock { $0 = false }
-                }
                 database.logger.warning(
                     "realtime.visible_rows failed; checking this batch group by group", metadata: ["pg.error": "\(error)"])
             }
@@ -118,22 +115,24 @@ final class RealtimeAuthorizer: Sendable {
         .requestScope(role: key.role.rawValue, claimsJSON: key.claimsJSON)
     }
 
+    /// `SELECT u.ord FROM unnest($1::type[], …) WITH ORDINALITY … CROSS JOIN LATERAL (…)`: the 1-based rows visible.
+    ///
+    /// Names and types are the catalog's own (`quote_ident`, `format_type`); every key is a bind.
     static func visibilityQuery(_ check: Check) -> PostgresQuery {
         let keyColumns = check.table.primaryKey
-        var query = PostgresQuery(unsafeSQL: "SELECT u.ord FROM unnest(")
+        var arrays: PostgresQuery = ""
         for (position, column) in keyColumns.enumerated() {
             let values = check.rowKeys.map { $0[position] }
-            if position > 0 { query.sql += ", " }
-            query.binds.append(values.postgresText)
-            query.sql += "$\(query.binds.count)::\(column.sqlType)[]"
+            let array: PostgresQuery = "\(values)::\(unescaped: column.sqlType)[]"
+            arrays = position == 0 ? array : "\(arrays), \(array)"
         }
         let aliases = keyColumns.indices.map { "k\($0)" }
+        let keysMatch = zip(keyColumns, aliases).map { "t.\($0.quotedName) = u.\($1)" }.joined(separator: " AND ")
         // A LATERAL probe per key, LIMIT 1: always a primary-key lookup with the policy as a
         // filter (EXISTS could become a hash join over every row the subscriber may see).
-        query.sql += ") WITH ORDINALITY AS u(\(aliases.joined(separator: ", ")), ord) CROSS JOIN LATERAL (SELECT FROM "
-        query.sql += check.table.quotedName + " AS t WHERE "
-        query.sql += zip(keyColumns, aliases).map { "t.\($0.quotedName) = u.\($1)" }.joined(separator: " AND ")
-        query.sql += " LIMIT 1) AS found"
-        return query
+        return """
+            SELECT u.ord FROM unnest(\(arrays)) WITH ORDINALITY AS u(\(unescaped: aliases.joined(separator: ", ")), ord) \
+            CROSS JOIN LATERAL (SELECT FROM \(unescaped: check.table.quotedName) AS t WHERE \(unescaped: keysMatch) LIMIT 1) AS found
+            """
     }
 }

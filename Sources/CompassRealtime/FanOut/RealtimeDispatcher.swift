@@ -7,8 +7,8 @@ import Synchronization
 /// channel whose bindings match it and whose subscriber may read the row.
 ///
 /// Per batch: read the rows (catalog metadata cached), match them against the registry
-/// under one lock, check visibility for all (table, claims) groups in one pipelined round
-/// trip, then queue the frames in change order. Queuing never waits on a client: a full
+/// under one lock, plan who may see what (``VisibilityPlan``), ask Postgres the plan's
+/// checks in one round trip, then queue the frames in change order. Queuing never waits on a client: a full
 /// queue closes that client instead (see ``ClientOutbox``).
 public final class RealtimeDispatcher: RealtimeChangeSink {
     let registry: SubscriptionRegistry
@@ -51,77 +51,34 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         }
     }
 
-    public func deliver(_ changes: [RealtimeChange]) async {
+    public func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure) {
         metrics.changesReceived.increment(by: Int64(changes.count))
         let parsed = await parse(changes)
         guard !parsed.isEmpty else { return }
-        let matches = registry.match(parsed)
-
-        // Group the rows that need a visibility check by (table, role + claims).
-        struct GroupKey: Hashable {
-            var table: RealtimeTableName
-            var claims: AccessClaims.AuthorizationKey
-        }
-        var groups: [GroupKey: Int] = [:]
-        var checks: [RealtimeAuthorizer.Check] = []
-        var rowPositions: [[Int: Int]] = []  // check index → change index → row index in the check
-        for (changeIndex, change) in parsed.enumerated() where change.change.type != .delete {
-            for match in matches[changeIndex] where match.channel.claims.role != .serviceRole {
-                let key = GroupKey(table: change.table.name, claims: match.channel.claims.authorizationKey)
-                let checkIndex: Int
-                if let existing = groups[key] {
-                    checkIndex = existing
-                } else {
-                    checkIndex = checks.count
-                    groups[key] = checkIndex
-                    checks.append(RealtimeAuthorizer.Check(table: change.table, key: key.claims, rowKeys: []))
-                    rowPositions.append([:])
-                }
-                guard rowPositions[checkIndex][changeIndex] == nil, let keys = change.keyTexts else { continue }
-                rowPositions[checkIndex][changeIndex] = checks[checkIndex].rowKeys.count
-                checks[checkIndex].rowKeys.append(keys)
-            }
-        }
+        let plan = VisibilityPlan(changes: parsed, matches: registry.match(parsed))
         let visible: [Set<Int>]
         do {
             visible = try await database.retryingWhileUnavailable("check row visibility") {
-                try await authorizer.visibleRows(checks)
+                try await authorizer.visibleRows(plan.checks)
             }
         } catch {
-            logger.error("visibility checks failed; batch not delivered", metadata: ["realtime.error": "\(error)"])
-            return
+            // Nothing of the batch was queued yet: the source offers it again rather than skip it.
+            throw RealtimeDeliveryFailure(reason: "visibility checks failed: \(error)")
         }
-
-        for (changeIndex, change) in parsed.enumerated() {
+        for (change, receivers) in zip(parsed, plan.receivers(given: visible)) {
             var encoded: [APIRole: String] = [:]
-            for match in matches[changeIndex] {
-                let claims = match.channel.claims
-                let allowed: Bool
-                if claims.role == .serviceRole {
-                    allowed = true
-                } else if change.change.type == .delete {
-                    allowed = change.table.view(for: claims.role).canReadKey
-                } else {
-                    let key = GroupKey(table: change.table.name, claims: claims.authorizationKey)
-                    guard let checkIndex = groups[key], let row = rowPositions[checkIndex][changeIndex] else { continue }
-                    allowed = visible[checkIndex].contains(row)
-                }
-                guard allowed else { continue }
-                let data =
-                    encoded[claims.role]
-                    ?? ChangePayloadEncoder.data(for: change, role: claims.role, maximumRecordBytes: maximumRecordBytes)
-                encoded[claims.role] = data
-                let text = RealtimeCodec.encode(
-                    topic: match.channel.topic, event: RealtimeEvent.postgresChanges,
-                    payloadJSON: ChangePayloadEncoder.eventPayload(ids: match.ids, data: data), ref: nil, joinRef: nil,
-                    version: match.channel.outbox.version)
-                switch match.channel.outbox.enqueue(.init(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)) {
+            for match in receivers {
+                let role = match.channel.claims.role
+                let data = encoded[role] ?? RealtimeChangeEvent.data(for: change, role: role, maximumRecordBytes: maximumRecordBytes)
+                encoded[role] = data
+                let outbox = match.channel.outbox
+                let text = RealtimeChangeEvent.frame(data: data, ids: match.ids, topic: match.channel.topic, version: outbox.version)
+                switch outbox.enqueue(.init(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)) {
                 case .queued:
                     metrics.eventsQueued.increment()
                 case .overflowed:
                     metrics.clientsDropped.increment()
-                    logger.notice(
-                        "client too slow; closing it", metadata: ["realtime.client": "\(match.channel.outbox.clientID)"])
+                    logger.notice("client too slow; closing it", metadata: ["realtime.client": "\(outbox.clientID)"])
                 case .dropped:
                     break
                 }

@@ -39,7 +39,6 @@ public struct RealtimeService: Service {
             try await group.next()
             await closeAllClients()
         }
-        await hub.database.pool.close()
     }
 
     /// Closes every client with 1001 and waits (bounded) for them to disconnect.

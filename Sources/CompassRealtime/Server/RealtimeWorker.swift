@@ -33,9 +33,9 @@ public struct RealtimeWorker: Sendable {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
     }
 
-    /// The group: `services` (other APIs' background work) first, then the HTTP application
-    /// serving `router`'s routes beside the realtime ones, then the realtime service, so the
-    /// service (and with it every client socket) is shut down first.
+    /// The group: the realtime pool, `services` (other APIs' pools and background work), the
+    /// HTTP application serving `router`'s routes beside the realtime ones, then the realtime
+    /// service. Services stop in reverse order: every client socket closes first, the pools last.
     public func makeServiceGroup(
         router: Router<CompassRequestContext> = Router(context: CompassRequestContext.self),
         services: [any Service] = [],
@@ -45,7 +45,7 @@ public struct RealtimeWorker: Sendable {
         let application = RealtimeServer(hub: hub).makeApplication(router: router, onServerRunning: onServerRunning)
         return ServiceGroup(
             configuration: .init(
-                services: services + [application, RealtimeService(hub: hub)],
+                services: [hub.database.pool] + services + [application, RealtimeService(hub: hub)],
                 gracefulShutdownSignals: gracefulShutdownSignals,
                 logger: hub.logger))
     }

@@ -52,16 +52,12 @@ struct AppAPIHarness {
             api.addRoutes(to: router)
             let keys = try await APIKeys(secret: secret)
             let issuer = try await AccessTokenIssuer(secret: secret)
-            do {
+            try await pool.withRunning { pool in
                 try await Application(router: router).test(.router) { client in
                     try await body(AppAPIHarness(
                         database: database, api: api, pool: pool, client: client, keys: keys, issuer: issuer, now: now))
                 }
-            } catch {
-                await pool.close()
-                throw error
             }
-            await pool.close()
         }
     }
 

@@ -29,7 +29,7 @@ struct RESTHarness {
             api.addRoutes(to: router)
             let keys = try await APIKeys(secret: secret)
             let issuer = try await AccessTokenIssuer(secret: secret)
-            do {
+            try await pool.withRunning { _ in
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask { try await api.reloadService.run() }
                     try await Application(router: router).test(.router) { client in
@@ -37,11 +37,7 @@ struct RESTHarness {
                     }
                     tasks.cancelAll()
                 }
-            } catch {
-                await pool.close()
-                throw error
             }
-            await pool.close()
         }
     }
 

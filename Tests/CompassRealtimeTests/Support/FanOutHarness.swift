@@ -56,6 +56,7 @@ struct FanOutHarness {
             database: database, realtime: realtime, registry: registry, catalog: catalog, dispatcher: dispatcher,
             metrics: metrics, listenerApplicationName: applicationName, writer: writer)
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await realtime.pool.run() }
             group.addTask { try await source.run(into: dispatcher) }
             let deadline = ContinuousClock.now + .seconds(10)
             while !dispatcher.isSourceConnected {
@@ -70,7 +71,6 @@ struct FanOutHarness {
             }
             group.cancelAll()
         }
-        await realtime.pool.close()
     }
 
     /// Joins a channel the way the WebSocket layer does and returns the client's queue.

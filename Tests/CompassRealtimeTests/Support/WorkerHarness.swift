@@ -6,7 +6,7 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 import Testing
-import WSClient
+import HummingbirdWSClient
 
 @testable import CompassRealtime
 @testable import Postgres

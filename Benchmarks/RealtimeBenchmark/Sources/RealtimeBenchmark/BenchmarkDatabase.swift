@@ -1,3 +1,4 @@
+import CompassTestSupport
 import Foundation
 import Logging
 import Postgres
@@ -19,7 +20,7 @@ struct BenchmarkDatabase {
         } else {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("compass-bench-\(UUID().uuidString.prefix(8))").path
             let started = try await ChildProcess.run([repositoryRoot.appendingPathComponent("scripts/pg-cluster").path, "start", folder])
-            guard started.code == 0 else { throw BenchmarkError("pg-cluster start failed: \(started.output)") }
+            guard started.code == 0 else { throw BenchmarkError("pg-cluster start failed: \(started.error)") }
             serverURL = started.output.split(separator: "\n").last.map(String.init) ?? ""
             clusterFolder = folder
         }

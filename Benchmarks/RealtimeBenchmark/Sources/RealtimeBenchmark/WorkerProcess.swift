@@ -1,3 +1,4 @@
+import CompassTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,11 +17,11 @@ struct WorkerProcess {
                 "DATABASE_URL": databaseURL, "COMPASS_JWT_SECRET": secret, "COMPASS_WORKER_HOST": "127.0.0.1",
                 "COMPASS_WORKER_PORT": String(port), "LOG_LEVEL": "warning",
             ],
-            outputPath: logPath)
+            outputPath: logPath, mergingErrors: true)
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if try await health(port: port) == 200 { return WorkerProcess(process: process, port: port) }
-            guard process.isRunning else { throw BenchmarkError("the worker exited: \(process.output.suffix(2000))") }
+            guard process.exitCodeIfExited() == nil else { throw BenchmarkError("the worker exited: \(process.output.suffix(2000))") }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw BenchmarkError("the worker did not become healthy: \(process.output.suffix(2000))")
@@ -29,7 +30,7 @@ struct WorkerProcess {
     /// SIGTERM, then wait.
     func stop() async {
         process.signal(SIGTERM)
-        _ = await process.waitForExit()
+        _ = try? await process.exitCode(timeout: .seconds(60))
     }
 
     /// A counter from `/metrics`.

@@ -1,7 +1,13 @@
 import CompassTokens
 
-/// Encodes a change's `data` object for one role, and the event payload around it.
-enum ChangePayloadEncoder {
+/// The wire format of a change event, in one place: the `data` object as one role may see
+/// it, and the `postgres_changes` frame that carries it to one channel.
+///
+/// ```swift
+/// let data = RealtimeChangeEvent.data(for: change, role: .authenticated, maximumRecordBytes: 1 << 20)
+/// let text = RealtimeChangeEvent.frame(data: data, ids: [1], topic: "realtime:feed", version: .v1)
+/// ```
+enum RealtimeChangeEvent {
     /// Values longer than this survive in an oversized row (as the reference server does).
     static let oversizedValueLimit = 64
 
@@ -45,9 +51,14 @@ enum ChangePayloadEncoder {
         return output
     }
 
-    /// `{"ids":[…],"data":…}`.
-    static func eventPayload(ids: [Int], data: String) -> String {
-        "{\"ids\":[" + ids.map(String.init).joined(separator: ",") + "],\"data\":" + data + "}"
+    /// The frame for one channel: `postgres_changes` on `topic` with payload `{"ids":[…],"data":…}`.
+    ///
+    /// `data` is shared by every channel of a role (encoded once); only `ids` and the topic differ.
+    static func frame(data: String, ids: [Int], topic: String, version: RealtimeProtocolVersion) -> String {
+        let payload = "{\"ids\":[" + ids.map(String.init).joined(separator: ",") + "],\"data\":" + data + "}"
+        return RealtimeCodec.encode(
+            topic: topic, event: RealtimeEvent.postgresChanges, payloadJSON: payload, ref: nil, joinRef: nil,
+            version: version)
     }
 
     private static func writeObject(_ members: [RealtimeJSONMember], to output: inout String) {

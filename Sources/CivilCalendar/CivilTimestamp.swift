@@ -1,0 +1,166 @@
+/// The fields of an ISO 8601 or PostgreSQL timestamp text, read in one pass over its bytes.
+///
+/// The grammar is the union of what PostgreSQL writes and what ISO 8601 clients send:
+/// `YYYY-MM-DD`, then optionally `T`/`t`/space and `HH:MM[:SS[(.|,)fraction]]`, then
+/// optionally `Z`/`z` or `±HH[[:]MM[[:]SS]]`. Dates are checked against the calendar
+/// (no 31 February); `24:00:00` and a leap second `:60` are read as PostgreSQL reads them
+/// (the next day, the next minute). Each codec — the Postgres client's, the domain's, the
+/// realtime filters' — is a policy over this one reading: whether the time and the offset
+/// are required, and which precision it keeps.
+///
+/// ```swift
+/// let parts = CivilTimestamp(parsing: "2026-02-08 12:05:05.25+00")
+/// parts?.utcMicroseconds   // 1_770_552_305_250_000
+/// ```
+public struct CivilTimestamp: Sendable, Hashable {
+    /// Days since 1970-01-01 of the written date.
+    public var days: Int64
+    /// The written time of day in whole seconds (0 without a time; 86_400 for `24:00:00`).
+    public var secondOfDay: Int64
+    /// The written fraction of the second in nanoseconds (digits past the ninth dropped).
+    public var nanosecond: Int64
+    /// True when a time of day was written.
+    public var hasTime: Bool
+    /// The written offset from UTC in seconds; nil when none was written.
+    public var offsetSeconds: Int64?
+
+    /// Reads `text`; nil unless all of it matches the grammar above.
+    public init?(parsing text: some StringProtocol) {
+        var text = String(text)
+        let parsed = text.withUTF8 { bytes -> CivilTimestamp? in
+            var scanner = Scanner(bytes: bytes)
+            return scanner.timestamp()
+        }
+        guard let parsed else { return nil }
+        self = parsed
+    }
+
+    init(days: Int64, secondOfDay: Int64 = 0, nanosecond: Int64 = 0, hasTime: Bool, offsetSeconds: Int64? = nil) {
+        self.days = days
+        self.secondOfDay = secondOfDay
+        self.nanosecond = nanosecond
+        self.hasTime = hasTime
+        self.offsetSeconds = offsetSeconds
+    }
+
+    /// Whole seconds since 1970 of the written wall-clock time, ignoring any offset.
+    public var localSeconds: Int64 { days * 86_400 + secondOfDay }
+
+    /// Whole seconds since 1970 in UTC: the written offset applied, none taken as UTC.
+    public var utcSeconds: Int64 { localSeconds - (offsetSeconds ?? 0) }
+
+    /// Microseconds since 1970 in UTC, rounded half up as PostgreSQL rounds extra digits.
+    public var utcMicroseconds: Int64 { utcSeconds * 1_000_000 + (nanosecond + 500) / 1_000 }
+
+    /// Microseconds since 1970 of the wall-clock time, any offset ignored (PostgreSQL's `timestamp`).
+    public var localMicroseconds: Int64 { localSeconds * 1_000_000 + (nanosecond + 500) / 1_000 }
+
+    /// Seconds since 1970 in UTC as a `TimeInterval` would hold them (what `Date` is built from).
+    public var utcTimeInterval: Double { Double(utcSeconds) + Double(nanosecond) / 1_000_000_000 }
+}
+
+extension CivilTimestamp {
+    /// A cursor over UTF-8 bytes; every method consumes only on success.
+    struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func timestamp() -> CivilTimestamp? {
+            guard let year = number(digits: 4), take(UInt8(ascii: "-")), let month = number(digits: 2),
+                take(UInt8(ascii: "-")), let day = number(digits: 2),
+                (1...12).contains(month), (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
+            else { return nil }
+            let days = CivilCalendar.days(year: year, month: month, day: day)
+            guard index < bytes.count else { return CivilTimestamp(days: days, hasTime: false) }
+            guard take(UInt8(ascii: "T")) || take(UInt8(ascii: "t")) || take(UInt8(ascii: " ")),
+                case let (secondOfDay, nanosecond)? = time()
+            else { return nil }
+            var offset: Int64?
+            if index < bytes.count {
+                guard let parsed = offsetSeconds() else { return nil }
+                offset = parsed
+            }
+            guard index == bytes.count else { return nil }
+            return CivilTimestamp(
+                days: days, secondOfDay: secondOfDay, nanosecond: nanosecond, hasTime: true, offsetSeconds: offset)
+        }
+
+        /// `HH:MM[:SS[.fraction]]` as the second of the day (86_400 for 24:00) and nanoseconds.
+        private mutating func time() -> (Int64, Int64)? {
+            guard let hour = number(digits: 2), take(UInt8(ascii: ":")), let minute = number(digits: 2), minute < 60
+            else { return nil }
+            var second: Int64 = 0
+            var nanoseconds: Int64 = 0
+            if take(UInt8(ascii: ":")) {
+                guard let value = number(digits: 2), value <= 60 else { return nil }
+                second = value
+                if take(UInt8(ascii: ".")) || take(UInt8(ascii: ",")) {
+                    guard let fraction = fractionNanoseconds() else { return nil }
+                    nanoseconds = fraction
+                }
+            }
+            // PostgreSQL's rule: 24:00:00 is the end of the day, nothing later.
+            guard hour < 24 || (hour == 24 && minute == 0 && second == 0 && nanoseconds == 0) else { return nil }
+            return ((hour * 60 + minute) * 60 + second, nanoseconds)
+        }
+
+        /// The fraction's digits as nanoseconds; digits past the ninth are read and dropped.
+        private mutating func fractionNanoseconds() -> Int64? {
+            var value: Int64 = 0
+            var count = 0
+            while index < bytes.count, let digit = digit(at: index) {
+                if count < 9 {
+                    value = value * 10 + digit
+                    count += 1
+                }
+                index += 1
+            }
+            guard count > 0 else { return nil }
+            for _ in count..<9 { value *= 10 }
+            return value
+        }
+
+        /// `Z`, or `±HH`, `±HHMM`, `±HH:MM`, `±HH:MM:SS` (PostgreSQL writes seconds for historic zones).
+        private mutating func offsetSeconds() -> Int64? {
+            if take(UInt8(ascii: "Z")) || take(UInt8(ascii: "z")) { return 0 }
+            let sign: Int64
+            if take(UInt8(ascii: "+")) {
+                sign = 1
+            } else if take(UInt8(ascii: "-")) {
+                sign = -1
+            } else {
+                return nil
+            }
+            guard let hours = number(digits: 2), hours < 24 else { return nil }
+            var total = hours * 3_600
+            for multiplier: Int64 in [60, 1] where index < bytes.count {
+                _ = take(UInt8(ascii: ":"))
+                guard let value = number(digits: 2), value < 60 else { return nil }
+                total += value * multiplier
+            }
+            return sign * total
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        private mutating func number(digits: Int) -> Int64? {
+            guard index + digits <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for position in index..<index + digits {
+                guard let digit = digit(at: position) else { return nil }
+                value = value * 10 + digit
+            }
+            index += digits
+            return value
+        }
+
+        private func digit(at position: Int) -> Int64? {
+            let byte = bytes[position]
+            return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int64(byte &- UInt8(ascii: "0")) : nil
+        }
+    }
+}
