@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Postgres builds it (``AuthStore/userJSON``) so timestamps come out as ISO 8601 UTC.
 public struct AuthUser: Codable, Sendable, Hashable {
-    public var id: UUID
+    /// Lowercase, as GoTrue writes it (Foundation would upper-case a UUID).
+    public var id: String
     public var aud: String
     public var role: String
     public var email: String?

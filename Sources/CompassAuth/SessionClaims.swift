@@ -26,7 +26,7 @@ struct SessionClaims: JWTPayload, Equatable {
 
     init(user: AuthUser, sessionID: UUID, signedInAt: Int, issuer: String, now: Date, lifetime: Int) {
         iss = issuer
-        sub = user.id.uuidString.lowercased()
+        sub = user.id
         iat = Int(now.timeIntervalSince1970)
         exp = iat + lifetime
         email = user.email ?? ""

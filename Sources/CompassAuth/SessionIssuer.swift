@@ -32,9 +32,10 @@ public struct SessionIssuer: Sendable {
 
     /// Starts a session for `user` (sign-in, sign-up with autoconfirm).
     func startSession(for user: AuthUser, on tx: PostgresConnection) async throws -> AuthSession {
+        guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
         let token = SessionIssuer.randomToken()
         let time = now()
-        let session = try await store.createSession(userID: user.id, tokenHash: SessionIssuer.hash(token), now: time, on: tx)
+        let session = try await store.createSession(userID: userID, tokenHash: SessionIssuer.hash(token), now: time, on: tx)
         return try await makeSession(user: user, sessionID: session, refreshToken: token, signedInAt: Int(time.timeIntervalSince1970))
     }
 
