@@ -239,7 +239,7 @@ let package = Package(
         // The official Python supabase package against a live compass-worker (scripts in Python/).
         .testTarget(
             name: "CompassServerTests",
-            dependencies: ["CompassServer", "CompassData", "CompassTokens", "CompassTestSupport"],
+            dependencies: ["CompassServer", "CompassAuth", "CompassData", "CompassTokens", "CompassTestSupport"],
             exclude: ["Python"],
             swiftSettings: swiftSettings
         ),

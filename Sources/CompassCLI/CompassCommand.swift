@@ -22,7 +22,7 @@ struct CompassCommand: AsyncParsableCommand {
             InteractionsCommand.self,
             NotificationsCommand.self,
             FamilyActivityCommand.self,
-            TokenCommand.self,
+            TokenCommand.self, KeysCommand.self,
             ListenCommand.self,
         ]
     )

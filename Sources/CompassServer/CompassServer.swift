@@ -1,4 +1,5 @@
 import CompassAppAPI
+import CompassAuth
 import CompassHTTP
 import CompassREST
 import CompassRealtime
@@ -26,17 +27,20 @@ public struct CompassServer: Sendable {
     public let rest: RESTAPI
     /// The apps' own endpoints under `/api`.
     public let appAPI: AppAPI
+    /// `/auth/v1`: Supabase Auth (GoTrue).
+    public let auth: AuthAPI
 
     /// Builds every API from its settings; nothing listens until ``run(onServerRunning:)``.
     public init(configuration: CompassServerConfiguration, logger: Logger) async throws {
         try await self.init(
             hub: RealtimeHub(configuration: configuration.worker, logger: logger),
-            rest: configuration.rest, appAPI: configuration.appAPI)
+            rest: configuration.rest, appAPI: configuration.appAPI, auth: configuration.auth)
     }
 
     /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
     public init(
-        hub: RealtimeHub, rest: RESTConfiguration = RESTConfiguration(), appAPI: AppAPIConfiguration = AppAPIConfiguration()
+        hub: RealtimeHub, rest: RESTConfiguration = RESTConfiguration(), appAPI: AppAPIConfiguration = AppAPIConfiguration(),
+        auth: AuthConfiguration = AuthConfiguration(), now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         self.realtime = RealtimeWorker(hub: hub)
         self.pool = PostgresPool(
@@ -45,6 +49,9 @@ public struct CompassServer: Sendable {
             pool: pool, verifier: hub.verifier, configuration: rest, listenerConfiguration: hub.listenerConfiguration,
             logger: hub.logger)
         self.appAPI = AppAPI(pool: pool, verifier: hub.verifier, configuration: appAPI, logger: hub.logger)
+        self.auth = try await AuthAPI(
+            pool: pool, secret: hub.configuration.jwtSecret, verifier: hub.verifier, configuration: auth, logger: hub.logger,
+            now: now)
     }
 
     /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
@@ -64,6 +71,7 @@ public struct CompassServer: Sendable {
         // The shared pool runs (and is shut down) in the group, after the APIs that use it stop.
         var services: [any Service] = [pool]
         // Each API adds its routes (and any background service) here.
+        auth.addRoutes(to: router)
         rest.addRoutes(to: router)
         services.append(rest.reloadService)
         appAPI.addRoutes(to: router)

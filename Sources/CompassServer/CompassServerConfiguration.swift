@@ -1,4 +1,5 @@
 import CompassAppAPI
+import CompassAuth
 import CompassREST
 import CompassRealtime
 
@@ -15,11 +16,14 @@ public struct CompassServerConfiguration: Sendable {
     public var rest: RESTConfiguration
     /// `/api`'s settings.
     public var appAPI: AppAPIConfiguration
+    /// `/auth/v1`'s settings.
+    public var auth: AuthConfiguration
 
     /// Reads every setting; the error names the first malformed one (never a secret's value).
     public init(environment: [String: String]) throws {
         worker = try WorkerConfiguration(environment: environment)
         rest = try RESTConfiguration(environment: environment)
         appAPI = try AppAPIConfiguration(environment: environment)
+        auth = try AuthConfiguration(environment: environment)
     }
 }

@@ -1,3 +1,4 @@
+import CompassAuth
 import CompassHTTP
 import CompassRealtime
 import CompassServer
@@ -21,7 +22,7 @@ struct ServerHarness {
 
     /// Runs `body` against a running server; `adjust` tunes the configuration first.
     static func with(
-        adjust: (inout WorkerConfiguration) -> Void = { _ in },
+        adjust: (inout WorkerConfiguration) -> Void = { _ in }, auth: AuthConfiguration = AuthConfiguration(),
         _ body: (ServerHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
@@ -34,7 +35,7 @@ struct ServerHarness {
             listener.set("application_name", configuration.listenApplicationName)
             let hub = try await RealtimeHub(
                 configuration: configuration, postgres: database.configuration, listener: listener, logger: TestDatabase.logger)
-            let server = try await CompassServer(hub: hub)
+            let server = try await CompassServer(hub: hub, auth: auth)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let group = server.makeServiceGroup(gracefulShutdownSignals: []) { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)

@@ -1,0 +1,137 @@
+import CompassHTTP
+import CompassTokens
+import Foundation
+import Hummingbird
+
+/// Sign-up, sign-in, refresh, the current user and sign-out.
+extension AuthAPI {
+    struct Credentials: Decodable {
+        var email: String?
+        var password: String?
+        var data: AuthJSON?
+    }
+
+    struct RefreshBody: Decodable {
+        var refresh_token: String?
+    }
+
+    struct UserUpdate: Decodable {
+        var email: String?
+        var password: String?
+        var data: AuthJSON?
+    }
+
+    /// `POST /signup`: a session when sign-up confirms at once, else the unconfirmed user.
+    func signUp(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(request, as: Credentials.self)
+        let email = try AuthAPI.email(body.email)
+        guard let password = body.password, !password.isEmpty else { throw AuthError.validation("Signup requires a valid password") }
+        try checkStrength(password)
+        let metadata = body.data ?? .object([:])
+        guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
+        let autoconfirm = configuration.autoconfirm
+        let reply: Result<Response, AuthError> = try await store.transaction { tx in
+            guard
+                let user = try await store.insertUser(
+                    email: email, password: password, userMetadata: metadata, confirmed: autoconfirm, on: tx)
+            else { return .failure(.userAlreadyExists) }
+            // Without autoconfirm the user exists unconfirmed (GoTrue would mail a link).
+            guard autoconfirm else { return .success(try JSONReply.encoded(user)) }
+            return .success(try JSONReply.encoded(try await sessions.startSession(for: user, on: tx)))
+        }
+        return try reply.get()
+    }
+
+    /// `POST /token?grant_type=password|refresh_token`.
+    func token(_ request: Request, address: String) async throws -> Response {
+        switch request.uri.queryParameters.get("grant_type") {
+        case "password":
+            let body = try await decodeBody(request, as: Credentials.self)
+            let email = (body.email ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            let password = body.password ?? ""
+            guard !email.isEmpty, !password.isEmpty else { throw AuthError.invalidCredentials }
+            let now = sessions.now()
+            if await limiter.isLimited(email: email, address: address, now: now) { throw AuthError.rateLimited }
+            let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in
+                switch try await store.authenticate(email: email, password: password, on: tx) {
+                case .valid(let user): return .success(try await sessions.startSession(for: user, on: tx))
+                case .unconfirmed: return .failure(AuthError(.badRequest, "email_not_confirmed", "Email not confirmed"))
+                case .invalid: return .failure(.invalidCredentials)
+                }
+            }
+            if case .failure(let error) = outcome, error == .invalidCredentials {
+                await limiter.recordFailure(email: email, address: address, now: now)
+            }
+            return try JSONReply.encoded(try outcome.get())
+        case "refresh_token":
+            let body = try await decodeBody(request, as: RefreshBody.self)
+            guard let token = body.refresh_token, !token.isEmpty else { throw AuthError.refreshTokenNotFound }
+            return try JSONReply.encoded(try await sessions.refresh(token))
+        default:
+            throw AuthError(.badRequest, "unsupported_grant_type", "unsupported_grant_type")
+        }
+    }
+
+    /// The user and session of the request's access token.
+    func signedIn(_ request: Request) async throws(AuthError) -> (user: UUID, session: UUID) {
+        guard let token = request.bearerToken else { throw .noAuthorization }
+        let claims: AccessClaims
+        do {
+            claims = try await verifier.verify(token)
+        } catch {
+            let detail: String
+            if case .expired = error { detail = "token has invalid claims: token is expired" } else { detail = "signature is invalid" }
+            throw AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
+        }
+        let reference = try? JSONDecoder().decode(SessionReference.self, from: Data(claims.claimsJSON.utf8))
+        guard let user = reference?.sub.flatMap(UUID.init(uuidString:)) else {
+            throw AuthError(.forbidden, "bad_jwt", "invalid claim: missing sub claim")
+        }
+        guard let session = reference?.session_id.flatMap(UUID.init(uuidString:)) else { throw .sessionNotFound }
+        return (user, session)
+    }
+
+    /// `GET /user`.
+    func currentUser(_ request: Request) async throws -> Response {
+        let (userID, session) = try await signedIn(request)
+        guard let user = try await store.transaction({ tx in try await store.sessionUser(session: session, userID: userID, on: tx) })
+        else { throw AuthError.sessionNotFound }
+        return try JSONReply.encoded(user)
+    }
+
+    /// `PUT /user`: a new password and/or metadata merged into `user_metadata`.
+    func updateCurrentUser(_ request: Request) async throws -> Response {
+        let (userID, session) = try await signedIn(request)
+        let body = try await decodeBody(request, as: UserUpdate.self)
+        if let password = body.password { try checkStrength(password) }
+        if let data = body.data, case .object = data {} else if body.data != nil {
+            throw AuthError.validation("user metadata must be an object")
+        }
+        let user = try await store.transaction { tx -> AuthUser? in
+            guard try await store.sessionUser(session: session, userID: userID, on: tx) != nil else { return nil }
+            if let email = body.email, try AuthAPI.email(email) != (try await store.user(id: userID, on: tx))?.email {
+                throw AuthError(.unprocessableContent, "email_change_not_supported", "Changing the email address is not supported")
+            }
+            return try await store.updateUser(id: userID, password: body.password, userMetadata: body.data, on: tx)
+        }
+        guard let user else { throw AuthError.sessionNotFound }
+        return try JSONReply.encoded(user)
+    }
+
+    /// `POST /logout?scope=global|local|others`.
+    func logout(_ request: Request) async throws -> Response {
+        let (userID, session) = try await signedIn(request)
+        let scope = request.uri.queryParameters.get("scope").map { String($0) } ?? "global"
+        guard ["global", "local", "others"].contains(scope) else {
+            throw AuthError.validation("Unsupported logout scope \"\(scope.prefix(20))\"")
+        }
+        try await store.transaction { tx in
+            switch scope {
+            case "local": try await store.deleteSession(session, on: tx)
+            case "others": try await store.deleteSessions(userID: userID, keeping: session, on: tx)
+            default: try await store.deleteSessions(userID: userID, on: tx)
+            }
+        }
+        return Response(status: .noContent)
+    }
+}

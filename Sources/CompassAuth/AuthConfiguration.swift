@@ -1,0 +1,80 @@
+import Foundation
+
+/// `/auth/v1`'s settings, from the environment.
+///
+/// ```swift
+/// let configuration = try AuthConfiguration(environment: ProcessInfo.processInfo.environment)
+/// ```
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | `COMPASS_AUTH_JWT_EXPIRY` | 3600 | access-token lifetime, seconds |
+/// | `COMPASS_AUTH_AUTOCONFIRM` | true | sign-up confirms the email and signs in at once |
+/// | `COMPASS_AUTH_MIN_PASSWORD_LENGTH` | 6 | shorter passwords get 422 weak_password |
+/// | `COMPASS_AUTH_REFRESH_REUSE_INTERVAL` | 10 | seconds a rotated refresh token may still be replayed |
+/// | `COMPASS_AUTH_RATE_LIMIT_EMAIL` | 10 | failed sign-ins per email per window before 429 |
+/// | `COMPASS_AUTH_RATE_LIMIT_ADDRESS` | 30 | failed sign-ins per client address per window before 429 |
+/// | `COMPASS_AUTH_RATE_LIMIT_WINDOW` | 300 | the rate-limit window, seconds |
+/// | `COMPASS_AUTH_MAX_BODY_BYTES` | 16384 | larger request bodies get 413 |
+public struct AuthConfiguration: Sendable, Hashable {
+    /// Access-token lifetime in seconds.
+    public var jwtExpiry = 3600
+    /// Whether sign-up confirms the email at once (and returns a session).
+    public var autoconfirm = true
+    /// The shortest password accepted.
+    public var minimumPasswordLength = 6
+    /// Seconds during which a just-rotated refresh token still yields the session's active one.
+    public var refreshReuseInterval: TimeInterval = 10
+    /// Failed sign-ins allowed per email within ``rateLimitWindow``.
+    public var failedSignInsPerEmail = 10
+    /// Failed sign-ins allowed per client address within ``rateLimitWindow``.
+    public var failedSignInsPerAddress = 30
+    /// The window failed sign-ins are counted over, in seconds.
+    public var rateLimitWindow: TimeInterval = 300
+    /// The largest request body read.
+    public var maximumBodyBytes = 16 * 1024
+    /// The `iss` claim of access tokens.
+    public var issuer = "compass"
+
+    /// The defaults (GoTrue's).
+    public init() {}
+
+    /// Reads the environment; a malformed setting throws a message naming it.
+    public init(environment: [String: String]) throws(AuthConfigurationError) {
+        func positive(_ name: String, _ current: Int) throws(AuthConfigurationError) -> Int {
+            guard let text = environment[name], !text.isEmpty else { return current }
+            guard let value = Int(text), value > 0 else {
+                throw AuthConfigurationError("\(name) '\(text)' is not a positive whole number")
+            }
+            return value
+        }
+        jwtExpiry = try positive("COMPASS_AUTH_JWT_EXPIRY", jwtExpiry)
+        minimumPasswordLength = try positive("COMPASS_AUTH_MIN_PASSWORD_LENGTH", minimumPasswordLength)
+        failedSignInsPerEmail = try positive("COMPASS_AUTH_RATE_LIMIT_EMAIL", failedSignInsPerEmail)
+        failedSignInsPerAddress = try positive("COMPASS_AUTH_RATE_LIMIT_ADDRESS", failedSignInsPerAddress)
+        rateLimitWindow = TimeInterval(try positive("COMPASS_AUTH_RATE_LIMIT_WINDOW", Int(rateLimitWindow)))
+        maximumBodyBytes = try positive("COMPASS_AUTH_MAX_BODY_BYTES", maximumBodyBytes)
+        if let text = environment["COMPASS_AUTH_REFRESH_REUSE_INTERVAL"], !text.isEmpty {
+            guard let seconds = Int(text), seconds >= 0 else {
+                throw AuthConfigurationError("COMPASS_AUTH_REFRESH_REUSE_INTERVAL '\(text)' is not a whole number of seconds")
+            }
+            refreshReuseInterval = TimeInterval(seconds)
+        }
+        if let text = environment["COMPASS_AUTH_AUTOCONFIRM"], !text.isEmpty {
+            switch text.lowercased() {
+            case "true", "1", "yes": autoconfirm = true
+            case "false", "0", "no": autoconfirm = false
+            default: throw AuthConfigurationError("COMPASS_AUTH_AUTOCONFIRM '\(text)' is not true or false")
+            }
+        }
+    }
+}
+
+/// A setting of ``AuthConfiguration`` is malformed; the message names it.
+public struct AuthConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong, naming the variable.
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,99 @@
+import CompassHTTP
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A refusal in GoTrue's words: HTTP status, `error_code` and message.
+///
+/// Clients that send `X-Supabase-Api-Version: 2024-01-01` (all official ones) get
+/// `{"code":"<error_code>","message":…}` and the header back; others get the older
+/// `{"code":<status>,"error_code":…,"msg":…}`. Messages never carry a password or token.
+public struct AuthError: Error, Sendable, Hashable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// GoTrue's error code (`invalid_credentials`, `weak_password`, …).
+    public var code: String
+    /// The human-readable message.
+    public var message: String
+    /// For `weak_password`: why (`length`).
+    public var weakPasswordReasons: [String]?
+
+    /// Makes an error.
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, weakPasswordReasons: [String]? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.weakPasswordReasons = weakPasswordReasons
+    }
+
+    /// The reply, in the shape the request's API version asks for.
+    public func response(versioned: Bool) -> Response {
+        var headers: HTTPFields = [:]
+        let weak = weakPasswordReasons.map { WeakPassword(reasons: $0) }
+        let body: any Encodable
+        if versioned {
+            headers[AuthError.apiVersionHeader] = AuthError.apiVersion
+            body = Versioned(code: code, message: message, weak_password: weak)
+        } else {
+            body = Legacy(code: status.code, error_code: code, msg: message, weak_password: weak)
+        }
+        return (try? JSONReply.encoded(status: status, body, headers: headers))
+            ?? JSONReply.text(status: .internalServerError, #"{"message":"internal error"}"#)
+    }
+
+    /// `X-Supabase-Api-Version`.
+    public static let apiVersionHeader = HTTPField.Name("X-Supabase-Api-Version")!
+    /// The API version whose error shape the clients expect.
+    public static let apiVersion = "2024-01-01"
+
+    private struct WeakPassword: Encodable { var reasons: [String] }
+    private struct Versioned: Encodable {
+        var code: String
+        var message: String
+        var weak_password: WeakPassword?
+    }
+    private struct Legacy: Encodable {
+        var code: Int
+        var error_code: String
+        var msg: String
+        var weak_password: WeakPassword?
+    }
+}
+
+extension AuthError {
+    static let invalidCredentials = AuthError(.badRequest, "invalid_credentials", "Invalid login credentials")
+    static let refreshTokenNotFound = AuthError(
+        .badRequest, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+    static let refreshTokenAlreadyUsed = AuthError(
+        .badRequest, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+    static let userAlreadyExists = AuthError(.unprocessableContent, "user_already_exists", "User already registered")
+    static let emailExists = AuthError(
+        .unprocessableContent, "email_exists", "A user with this email address has already been registered")
+    static let invalidEmail = AuthError(.badRequest, "validation_failed", "Unable to validate email address: invalid format")
+    static let notAdmin = AuthError(.forbidden, "not_admin", "User not allowed")
+    static let userNotFound = AuthError(.notFound, "user_not_found", "User not found")
+    static let sessionNotFound = AuthError(
+        .forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+    static let noAuthorization = AuthError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
+    static let rateLimited = AuthError(
+        .tooManyRequests, "over_request_rate_limit", "Request rate limit reached")
+    static let internalError = AuthError(.internalServerError, "unexpected_failure", "Unexpected failure, please try again")
+
+    static func badJSON() -> AuthError {
+        AuthError(.badRequest, "bad_json", "Could not parse request body as JSON")
+    }
+
+    static func tooLarge(_ limit: Int) -> AuthError {
+        AuthError(.contentTooLarge, "request_too_large", "Request body is larger than \(limit) bytes")
+    }
+
+    static func weakPassword(minimum: Int) -> AuthError {
+        AuthError(
+            .unprocessableContent, "weak_password", "Password should be at least \(minimum) characters.",
+            weakPasswordReasons: ["length"])
+    }
+
+    static func validation(_ message: String) -> AuthError {
+        AuthError(.badRequest, "validation_failed", message)
+    }
+}

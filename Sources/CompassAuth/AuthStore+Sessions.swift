@@ -1,0 +1,77 @@
+import Foundation
+import Postgres
+
+extension AuthStore {
+    /// A refresh token's row, locked for rotation.
+    struct TokenRow: Sendable {
+        var id: Int
+        var sessionID: UUID
+        var userID: UUID
+        var revoked: Bool
+        /// When it was last changed: for a revoked token, when it was rotated away.
+        var updatedAt: Date
+        /// The session's start (the `amr` timestamp), unix seconds.
+        var signedInAt: Int
+    }
+
+    /// Starts a session for `userID` whose first refresh token has `tokenHash`; returns its id.
+    func createSession(userID: UUID, tokenHash: String, now: Date, on tx: PostgresConnection) async throws -> UUID {
+        let session = try await tx.query("""
+            INSERT INTO auth.sessions (user_id, created_at, updated_at) VALUES (\(userID), \(now), \(now)) RETURNING id
+            """)[0].decode(UUID.self, at: 0)
+        try await tx.query("""
+            INSERT INTO auth.refresh_tokens (token_hash, user_id, session_id, created_at, updated_at)
+            VALUES (\(tokenHash), \(userID), \(session), \(now), \(now))
+            """)
+        return session
+    }
+
+    /// The token with `hash`, its session locked against a concurrent rotation.
+    func lockToken(hash: String, on tx: PostgresConnection) async throws -> TokenRow? {
+        let rows = try await tx.query("""
+            SELECT t.id::int, t.session_id, t.user_id, t.revoked, t.updated_at,
+                   extract(epoch FROM s.created_at)::bigint::int
+              FROM auth.refresh_tokens AS t JOIN auth.sessions AS s ON s.id = t.session_id
+             WHERE t.token_hash = \(hash)
+               FOR UPDATE OF s
+            """)
+        guard let row = rows.first else { return nil }
+        let (id, session, user, revoked, updated, signedIn) = try row.decode((Int, UUID, UUID, Bool, Date, Int).self)
+        return TokenRow(id: id, sessionID: session, userID: user, revoked: revoked, updatedAt: updated, signedInAt: signedIn)
+    }
+
+    /// The hash of the session's one unrevoked token.
+    func activeTokenHash(session: UUID, on tx: PostgresConnection) async throws -> String? {
+        try await tx.query("""
+            SELECT token_hash FROM auth.refresh_tokens WHERE session_id = \(session) AND NOT revoked ORDER BY id DESC LIMIT 1
+            """).first?.decode(String.self, at: 0)
+    }
+
+    /// Revokes `token` and issues its successor `newHash` in the same session.
+    func rotate(_ token: TokenRow, parentHash: String, newHash: String, now: Date, on tx: PostgresConnection) async throws {
+        try await tx.query("UPDATE auth.refresh_tokens SET revoked = true, updated_at = \(now) WHERE id = \(token.id)")
+        try await tx.query("""
+            INSERT INTO auth.refresh_tokens (token_hash, user_id, session_id, parent, created_at, updated_at)
+            VALUES (\(newHash), \(token.userID), \(token.sessionID), \(parentHash), \(now), \(now))
+            """)
+        try await tx.query("UPDATE auth.sessions SET updated_at = \(now) WHERE id = \(token.sessionID)")
+    }
+
+    /// The user of a live session, or nil when the session was revoked.
+    func sessionUser(session: UUID, userID: UUID, on tx: PostgresConnection) async throws -> AuthUser? {
+        try AuthStore.decodeUser(try await tx.query("""
+            SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u JOIN auth.sessions AS s ON s.user_id = u.id
+             WHERE s.id = \(session) AND u.id = \(userID)
+            """))
+    }
+
+    /// Ends one session (its refresh tokens go with it).
+    func deleteSession(_ session: UUID, on tx: PostgresConnection) async throws {
+        try await tx.query("DELETE FROM auth.sessions WHERE id = \(session)")
+    }
+
+    /// Ends every session of `userID`, or all but `keeping`.
+    public func deleteSessions(userID: UUID, keeping: UUID? = nil, on tx: PostgresConnection) async throws {
+        try await tx.query("DELETE FROM auth.sessions WHERE user_id = \(userID) AND id IS DISTINCT FROM \(keeping)::uuid")
+    }
+}

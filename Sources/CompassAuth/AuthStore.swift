@@ -1,0 +1,148 @@
+import Foundation
+import Postgres
+
+/// Every statement `/auth/v1` and `compass users` run, against auth.users, auth.sessions
+/// and auth.refresh_tokens, each transaction as `supabase_auth_admin`.
+///
+/// ```swift
+/// let store = AuthStore(pool: pool)
+/// let user = try await store.transaction { tx in try await store.insertUser(email: e, password: p, on: tx) }
+/// ```
+/// Passwords are hashed and checked by pgcrypto inside Postgres (bound parameters, never logged);
+/// refresh tokens arrive here only as SHA-256 hashes.
+public struct AuthStore: Sendable {
+    let pool: PostgresPool
+
+    /// A store over `pool`.
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Runs `body` in one transaction as `supabase_auth_admin`.
+    public func transaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await pool.withConnection { connection in
+            try await connection.withTransaction { tx in
+                try await tx.query(.requestScope(role: "supabase_auth_admin", claimsJSON: #"{"role":"supabase_auth_admin"}"#))
+                return try await body(tx)
+            }
+        }
+    }
+
+    /// The user JSON GoTrue returns, built from `auth.users AS u`.
+    static let userJSON = """
+        jsonb_build_object(
+            'id', u.id, 'aud', u.aud, 'role', u.role, 'email', u.email,
+            'email_confirmed_at', \(iso("u.email_confirmed_at")), 'confirmed_at', \(iso("u.email_confirmed_at")),
+            'phone', coalesce(u.phone, ''), 'last_sign_in_at', \(iso("u.last_sign_in_at")),
+            'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', '[]'::jsonb,
+            'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous
+        )::text
+        """
+
+    private static func iso(_ column: String) -> String {
+        #"to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#
+    }
+
+    /// The first row's user JSON, decoded.
+    static func decodeUser(_ result: PostgresResult) throws -> AuthUser? {
+        guard let row = result.first else { return nil }
+        let text = try row.decode(String.self, at: 0)
+        return try JSONDecoder().decode(AuthUser.self, from: Data(text.utf8))
+    }
+
+    // MARK: Users
+
+    /// Creates an account; nil when the email is taken.
+    public func insertUser(
+        email: String, password: String?, userMetadata: AuthJSON = .object([:]), appMetadata: AuthJSON? = nil,
+        confirmed: Bool, on tx: PostgresConnection
+    ) async throws -> AuthUser? {
+        let app = AuthStore.appMetadata(merging: appMetadata)
+        do {
+            return try await tx.withSavepoint { tx in
+                try AuthStore.decodeUser(
+                    try await tx.query("""
+                        INSERT INTO auth.users AS u (email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
+                        VALUES (\(email), CASE WHEN \(password)::text IS NULL THEN NULL
+                                               ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
+                                CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.text)::jsonb, \(app.text)::jsonb)
+                        RETURNING \(unescaped: AuthStore.userJSON)
+                        """))
+            }
+        } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+            return nil
+        }
+    }
+
+    /// GoTrue's provider entries, then whatever the admin adds.
+    static func appMetadata(merging extra: AuthJSON?) -> AuthJSON {
+        var fields: [String: AuthJSON] = ["provider": .string("email"), "providers": .array([.string("email")])]
+        if case .object(let more)? = extra { fields.merge(more) { _, new in new } }
+        return .object(fields)
+    }
+
+    /// The user with `id`, if any.
+    public func user(id: UUID, on tx: PostgresConnection) async throws -> AuthUser? {
+        try AuthStore.decodeUser(try await tx.query("SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u WHERE u.id = \(id)"))
+    }
+
+    /// The outcome of checking a password.
+    public enum Authentication: Sendable {
+        case valid(AuthUser)
+        case unconfirmed
+        case invalid
+    }
+
+    /// Checks `password` for `email` (bcrypt in Postgres); a match records the sign-in time.
+    public func authenticate(email: String, password: String, on tx: PostgresConnection) async throws -> Authentication {
+        let rows = try await tx.query("""
+            SELECT u.id, u.email_confirmed_at IS NOT NULL FROM auth.users AS u
+             WHERE u.email = \(email) AND u.encrypted_password IS NOT NULL
+               AND u.encrypted_password = extensions.crypt(\(password), u.encrypted_password)
+            """)
+        guard let row = rows.first else { return .invalid }
+        let (id, confirmed) = try row.decode((UUID, Bool).self)
+        guard confirmed else { return .unconfirmed }
+        let user = try AuthStore.decodeUser(try await tx.query("""
+            UPDATE auth.users AS u SET last_sign_in_at = now() WHERE u.id = \(id) RETURNING \(unescaped: AuthStore.userJSON)
+            """))
+        return user.map(Authentication.valid) ?? .invalid
+    }
+
+    /// Changes what is given (password re-hashed, metadata merged key by key); nil when there is no such user.
+    public func updateUser(
+        id: UUID, email: String? = nil, password: String? = nil, userMetadata: AuthJSON? = nil,
+        appMetadata: AuthJSON? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
+    ) async throws -> AuthUser? {
+        try AuthStore.decodeUser(try await tx.query("""
+            UPDATE auth.users AS u SET
+                email = coalesce(\(email), u.email),
+                encrypted_password = CASE WHEN \(password)::text IS NULL THEN u.encrypted_password
+                                          ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
+                raw_user_meta_data = u.raw_user_meta_data || coalesce(\(userMetadata?.text)::jsonb, '{}'),
+                raw_app_meta_data = u.raw_app_meta_data || coalesce(\(appMetadata?.text)::jsonb, '{}'),
+                email_confirmed_at = CASE WHEN \(confirmEmail)::boolean IS TRUE THEN coalesce(u.email_confirmed_at, now())
+                                          ELSE u.email_confirmed_at END,
+                updated_at = now()
+             WHERE u.id = \(id)
+            RETURNING \(unescaped: AuthStore.userJSON)
+            """))
+    }
+
+    /// Deletes an account (its sessions, tokens and app rows cascade); false when there was none.
+    public func deleteUser(id: UUID, on tx: PostgresConnection) async throws -> Bool {
+        (try await tx.query("DELETE FROM auth.users WHERE id = \(id)").affectedRows ?? 0) > 0
+    }
+
+    /// One page of accounts, oldest first, and the total count.
+    public func listUsers(page: Int, perPage: Int, on tx: PostgresConnection) async throws -> (users: [AuthUser], total: Int) {
+        let rows = try await tx.query("""
+            SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u
+             ORDER BY u.created_at, u.id LIMIT \(perPage) OFFSET \(max(0, page - 1) * perPage)
+            """)
+        let decoder = JSONDecoder()
+        let users = try rows.map { try decoder.decode(AuthUser.self, from: Data(try $0.decode(String.self, at: 0).utf8)) }
+        let total = try await tx.query("SELECT count(*)::int FROM auth.users").first?.decode(Int.self, at: 0) ?? 0
+        return (users, total)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A user as GoTrue returns it (`GET /user`, sign-up, the `user` of a session).
+///
+/// Postgres builds it (``AuthStore/userJSON``) so timestamps come out as ISO 8601 UTC.
+public struct AuthUser: Codable, Sendable, Hashable {
+    /// Lowercase, as GoTrue writes it (Foundation would upper-case a UUID).
+    public var id: String
+    public var aud: String
+    public var role: String
+    public var email: String?
+    public var emailConfirmedAt: String?
+    public var phone: String
+    public var confirmedAt: String?
+    public var lastSignInAt: String?
+    public var appMetadata: AuthJSON
+    public var userMetadata: AuthJSON
+    public var identities: [AuthJSON]
+    public var createdAt: String
+    public var updatedAt: String
+    public var isAnonymous: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, aud, role, email, phone, identities
+        case emailConfirmedAt = "email_confirmed_at"
+        case confirmedAt = "confirmed_at"
+        case lastSignInAt = "last_sign_in_at"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case isAnonymous = "is_anonymous"
+    }
+}
+
+/// A signed-in session as GoTrue returns it from `/token` and `/signup`.
+public struct AuthSession: Codable, Sendable, Hashable {
+    public var accessToken: String
+    public var tokenType = "bearer"
+    public var expiresIn: Int
+    public var expiresAt: Int
+    public var refreshToken: String
+    public var user: AuthUser
+
+    enum CodingKeys: String, CodingKey {
+        case user
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case expiresAt = "expires_at"
+        case refreshToken = "refresh_token"
+    }
+}

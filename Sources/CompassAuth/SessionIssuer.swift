@@ -1,0 +1,107 @@
+import CompassTokens
+import Crypto
+import Foundation
+import Postgres
+
+/// Sessions: starting one, rotating its refresh token, and GoTrue's reuse detection.
+///
+/// A refresh token is opaque: a session's first is random, each successor is an HMAC of its
+/// predecessor under the JWT secret. Only SHA-256 hashes are stored, yet a client replaying a
+/// just-rotated token within the grace interval can be handed the session's current token
+/// again (derived from the replayed one), as GoTrue does. After the interval a replay ends the
+/// whole session. The clock is injectable so tests can step past the interval.
+public struct SessionIssuer: Sendable {
+    let store: AuthStore
+    let issuer: AccessTokenIssuer
+    let configuration: AuthConfiguration
+    let derivationKey: SymmetricKey
+    /// The current time.
+    let now: @Sendable () -> Date
+
+    /// An issuer signing with `secret`.
+    public init(
+        store: AuthStore, secret: String, configuration: AuthConfiguration,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
+        self.store = store
+        self.issuer = try await AccessTokenIssuer(secret: secret)
+        self.configuration = configuration
+        self.derivationKey = SymmetricKey(data: SHA256.hash(data: Data(("compass refresh tokens:" + secret).utf8)))
+        self.now = now
+    }
+
+    /// Starts a session for `user` (sign-in, sign-up with autoconfirm).
+    func startSession(for user: AuthUser, on tx: PostgresConnection) async throws -> AuthSession {
+        guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        let token = SessionIssuer.randomToken()
+        let time = now()
+        let session = try await store.createSession(userID: userID, tokenHash: SessionIssuer.hash(token), now: time, on: tx)
+        return try await makeSession(user: user, sessionID: session, refreshToken: token, signedInAt: Int(time.timeIntervalSince1970))
+    }
+
+    /// `grant_type=refresh_token`: rotates `token`, or answers a replay as GoTrue does.
+    func refresh(_ token: String) async throws -> AuthSession {
+        let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in
+            let presented = SessionIssuer.hash(token)
+            guard let row = try await store.lockToken(hash: presented, on: tx) else { return .failure(.refreshTokenNotFound) }
+            guard let user = try await store.user(id: row.userID, on: tx) else { return .failure(.refreshTokenNotFound) }
+            let time = now()
+            if !row.revoked {
+                let next = derive(from: token)
+                try await store.rotate(row, parentHash: presented, newHash: SessionIssuer.hash(next), now: time, on: tx)
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, signedInAt: row.signedInAt))
+            }
+            if time.timeIntervalSince(row.updatedAt) <= configuration.refreshReuseInterval,
+                let active = try await store.activeTokenHash(session: row.sessionID, on: tx),
+                let current = descendant(of: token, hashing: active)
+            {
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, signedInAt: row.signedInAt))
+            }
+            // A replay past the grace interval: the token may have leaked, so end the session.
+            try await store.deleteSession(row.sessionID, on: tx)
+            return .failure(.refreshTokenAlreadyUsed)
+        }
+        return try outcome.get()
+    }
+
+    /// A session reply: a fresh access token for `user` in `sessionID`.
+    func makeSession(user: AuthUser, sessionID: UUID, refreshToken: String, signedInAt: Int) async throws -> AuthSession {
+        let claims = SessionClaims(
+            user: user, sessionID: sessionID, signedInAt: signedInAt, issuer: configuration.issuer, now: now(),
+            lifetime: configuration.jwtExpiry)
+        return AuthSession(
+            accessToken: try await issuer.sign(claims), expiresIn: configuration.jwtExpiry, expiresAt: claims.exp,
+            refreshToken: refreshToken, user: user)
+    }
+
+    /// The successor of `token`.
+    func derive(from token: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: derivationKey)
+        return SessionIssuer.encode(Data(mac).prefix(18))
+    }
+
+    /// The descendant of `token` whose hash is `hash` (a few rotations at most within the interval).
+    func descendant(of token: String, hashing hash: String) -> String? {
+        var candidate = token
+        for _ in 0..<32 {
+            candidate = derive(from: candidate)
+            if SessionIssuer.hash(candidate) == hash { return candidate }
+        }
+        return nil
+    }
+
+    /// 144 random bits, URL-safe.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return encode(Data((0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
+    }
+
+    /// What is stored of a token: its hex SHA-256.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+}

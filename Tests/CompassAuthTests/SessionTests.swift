@@ -1,0 +1,157 @@
+import CompassAuth
+import CompassTokens
+import Foundation
+import Testing
+
+@Suite("/auth/v1 sessions", .serialized)
+struct SessionTests {
+    static let sofia = "sofia.rivera@example.com"
+
+    @Test("sign-up returns a session whose access token carries GoTrue's claims; the user signs in again")
+    func signUpClaims() async throws {
+        try await AuthHarness.with { auth in
+            let reply = try await auth.send(
+                .post, "/signup", json: #"{"email":"New.Athlete@Example.com","password":"secret-123","data":{"sport":"soccer"}}"#)
+            #expect(reply.status == .ok)
+            #expect(reply["token_type"] == "bearer")
+            #expect(reply.object["expires_in"] as? Int == 3600)
+            let user = try #require(reply.object["user"] as? [String: Any])
+            #expect(user["email"] as? String == "new.athlete@example.com")
+            #expect((user["user_metadata"] as? [String: Any])?["sport"] as? String == "soccer")
+            let token = try #require(reply["access_token"])
+            let claims = try await auth.verifier.verify(token)
+            #expect(claims.role == .authenticated)
+            #expect(claims.subject == user["id"] as? String)
+            let payload = try #require(
+                try JSONSerialization.jsonObject(with: Data(claims.claimsJSON.utf8)) as? [String: Any])
+            #expect(payload["aud"] as? String == "authenticated")
+            #expect(payload["aal"] as? String == "aal1")
+            #expect(payload["email"] as? String == "new.athlete@example.com")
+            #expect(payload["session_id"] is String)
+            #expect((payload["exp"] as? Int).map { $0 - (payload["iat"] as? Int ?? 0) } == 3600)
+            #expect(reply.object["expires_at"] as? Int == payload["exp"] as? Int)
+            #expect((payload["amr"] as? [[String: Any]])?.first?["method"] as? String == "password")
+            let hash = try await auth.query("SELECT encrypted_password FROM auth.users WHERE email = 'new.athlete@example.com'")
+            #expect(try hash[0].decode(String.self, at: 0).hasPrefix("$2a$10$"))
+
+            let again = try await auth.send(.post, "/signup", json: #"{"email":"new.athlete@example.com","password":"secret-123"}"#)
+            #expect(again.status == .unprocessableContent)
+            #expect(again.code == "user_already_exists")
+            #expect(try await auth.signIn("new.athlete@example.com", "secret-123").status == .ok)
+        }
+    }
+
+    @Test("weak password, invalid email and bad JSON are refused in GoTrue's shapes and create nothing")
+    func badSignUps() async throws {
+        try await AuthHarness.with { auth in
+            let weak = try await auth.send(.post, "/signup", json: #"{"email":"weak@example.com","password":"12345"}"#)
+            #expect(weak.status == .unprocessableContent)
+            #expect(weak.code == "weak_password")
+            #expect((weak.object["weak_password"] as? [String: Any])?["reasons"] as? [String] == ["length"])
+            #expect(weak.headers[.init("X-Supabase-Api-Version")!] == "2024-01-01")
+            let legacy = try await auth.send(
+                .post, "/signup", json: #"{"email":"not-an-email","password":"123456"}"#, versioned: false)
+            #expect(legacy.status == .badRequest)
+            #expect(legacy.object["code"] as? Int == 400)
+            #expect(legacy["error_code"] == "validation_failed")
+            #expect(legacy["msg"] != nil)
+            let bad = try await auth.send(.post, "/signup", json: "{")
+            #expect(bad.code == "bad_json")
+            let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email IN ('weak@example.com', 'not-an-email')")
+            #expect(try count[0].decode(Int.self, at: 0) == 0)
+        }
+    }
+
+    @Test("wrong password and unknown email get the same invalid_credentials; no apikey gets the gateway's 401")
+    func invalidCredentials() async throws {
+        try await AuthHarness.with { auth in
+            let wrong = try await auth.signIn(SessionTests.sofia, "not-her-password")
+            let unknown = try await auth.signIn("nobody@example.com", "whatever-123")
+            #expect(wrong.status == .badRequest)
+            #expect(wrong.code == "invalid_credentials")
+            #expect(wrong.text == unknown.text)
+            #expect(!wrong.text.contains("not-her-password"))
+            let ok = try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword)
+            #expect(ok.status == .ok)
+            let noKey = try await auth.send(.get, "/settings", key: "")
+            #expect(noKey.status == .unauthorized)
+            let grant = try await auth.send(.post, "/token?grant_type=magic", json: "{}")
+            #expect(grant.code == "unsupported_grant_type")
+        }
+    }
+
+    @Test("refresh rotates the token; a replay within the interval yields the active token, after it ends the session")
+    func rotationAndReuse() async throws {
+        try await AuthHarness.with { auth in
+            let first = try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword)
+            let token1 = try #require(first["refresh_token"])
+            let second = try await auth.refresh(token1)
+            #expect(second.status == .ok)
+            let token2 = try #require(second["refresh_token"])
+            #expect(token2 != token1)
+            let stored = try await auth.query("SELECT count(*)::int FROM auth.refresh_tokens WHERE token_hash IN (\(token1), \(token2))")
+            #expect(try stored[0].decode(Int.self, at: 0) == 0, "only hashes are stored")
+
+            auth.clock.advance(5)
+            let replay = try await auth.refresh(token1)
+            #expect(replay.status == .ok)
+            #expect(replay["refresh_token"] == token2)
+
+            auth.clock.advance(10)
+            let late = try await auth.refresh(token1)
+            #expect(late.status == .badRequest)
+            #expect(late.code == "refresh_token_already_used")
+            #expect(late["message"] == "Invalid Refresh Token: Already Used")
+            let revoked = try await auth.refresh(token2)
+            #expect(revoked.code == "refresh_token_not_found")
+            let access = try #require(second["access_token"])
+            let user = try await auth.send(.get, "/user", bearer: access)
+            #expect(user.status == .forbidden)
+            #expect(user.code == "session_not_found")
+            #expect(try await auth.refresh("made-up").code == "refresh_token_not_found")
+        }
+    }
+
+    @Test("logout scopes: local ends this session, others all but this one, global every one")
+    func logoutScopes() async throws {
+        try await AuthHarness.with { auth in
+            func session() async throws -> String {
+                try #require(try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword)["access_token"])
+            }
+            func alive(_ token: String) async throws -> Bool { try await auth.send(.get, "/user", bearer: token).status == .ok }
+            let a = try await session(), b = try await session(), c = try await session()
+            #expect(try await auth.send(.post, "/logout?scope=local", bearer: a).status == .noContent)
+            #expect(try await alive(a) == false)
+            #expect(try await alive(b))
+            #expect(try await auth.send(.post, "/logout?scope=others", bearer: b).status == .noContent)
+            #expect(try await alive(b))
+            #expect(try await alive(c) == false)
+            let d = try await session()
+            #expect(try await auth.send(.post, "/logout?scope=global", bearer: d).status == .noContent)
+            #expect(try await alive(b) == false)
+            #expect(try await alive(d) == false)
+        }
+    }
+
+    @Test("GET /user refuses an expired access token with bad_jwt; PUT /user merges metadata and changes the password")
+    func userEndpoint() async throws {
+        var configuration = AuthConfiguration()
+        configuration.jwtExpiry = 60
+        try await AuthHarness.with(configuration: configuration) { auth in
+            let signIn = try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword)
+            let access = try #require(signIn["access_token"])
+            let update = try await auth.send(.put, "/user", bearer: access, json: #"{"data":{"theme":"dark"},"password":"new-password-1"}"#)
+            #expect(update.status == .ok)
+            #expect((update.object["user_metadata"] as? [String: Any])?["theme"] as? String == "dark")
+            #expect(try await auth.signIn(SessionTests.sofia, "new-password-1").status == .ok)
+            #expect(try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword).code == "invalid_credentials")
+            let expired = try await AccessTokenIssuer(secret: AuthHarness.secret).token(
+                role: .authenticated, subject: "a1000000-0000-4000-8000-000000000003", lifetime: 60,
+                now: Date().addingTimeInterval(-3600))
+            let reply = try await auth.send(.get, "/user", bearer: expired)
+            #expect(reply.status == .forbidden)
+            #expect(reply.code == "bad_jwt")
+            #expect(reply["message"]?.hasSuffix("token is expired") == true)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+-- /auth/v1's tables: supabase_auth_admin owns them and may switch in from
+-- authenticator; the API roles cannot touch sessions or refresh tokens;
+-- passwords are bcrypt hashes made by extensions.crypt.
+-- Does not depend on the demo data.
+
+BEGIN;
+CREATE EXTENSION IF NOT EXISTS pgtap;
+
+SELECT plan(15);
+
+SELECT results_eq(
+    $$SELECT rolcanlogin, rolinherit, rolbypassrls, rolsuper
+        FROM pg_catalog.pg_roles WHERE rolname = 'supabase_auth_admin'$$,
+    $$VALUES (false, false, false, false)$$,
+    'supabase_auth_admin exists, cannot log in and bypasses nothing');
+SELECT ok(pg_has_role('authenticator', 'supabase_auth_admin', 'MEMBER'), 'authenticator may become supabase_auth_admin');
+
+SELECT table_owner_is('auth', 'users', 'supabase_auth_admin', 'supabase_auth_admin owns auth.users');
+SELECT table_owner_is('auth', 'sessions', 'supabase_auth_admin', 'supabase_auth_admin owns auth.sessions');
+SELECT table_owner_is('auth', 'refresh_tokens', 'supabase_auth_admin', 'supabase_auth_admin owns auth.refresh_tokens');
+
+SELECT ok(NOT has_table_privilege(r, t, p), format('%s has no %s on %s', r, p, t))
+  FROM unnest(ARRAY['anon', 'authenticated']) AS r,
+       unnest(ARRAY['auth.sessions', 'auth.refresh_tokens']) AS t,
+       unnest(ARRAY['SELECT']) AS p;
+SELECT ok(NOT has_table_privilege('authenticated', 'auth.users', 'SELECT'), 'authenticated cannot read auth.users');
+
+SELECT is(
+    (SELECT count(*)::int FROM information_schema.columns
+      WHERE table_schema = 'auth' AND table_name = 'refresh_tokens' AND column_name = 'token'),
+    0, 'refresh tokens are stored only as a hash');
+
+-- The auth code's own transaction: switch role, create an account, sign in.
+SET LOCAL ROLE supabase_auth_admin;
+INSERT INTO auth.users (id, email, encrypted_password)
+VALUES ('fa000000-0000-4000-8000-000000000001', 'tap@example.com',
+        extensions.crypt('correct horse', extensions.gen_salt('bf', 4)));
+SELECT ok((SELECT encrypted_password LIKE '$2a$04$%' FROM auth.users WHERE email = 'tap@example.com'),
+          'passwords are stored as bcrypt hashes');
+SELECT ok((SELECT encrypted_password = extensions.crypt('correct horse', encrypted_password)
+             FROM auth.users WHERE email = 'tap@example.com'), 'the right password matches its hash');
+SELECT ok((SELECT encrypted_password <> extensions.crypt('wrong horse', encrypted_password)
+             FROM auth.users WHERE email = 'tap@example.com'), 'a wrong password does not');
+INSERT INTO auth.sessions (id, user_id) VALUES ('fa500000-0000-4000-8000-000000000001', 'fa000000-0000-4000-8000-000000000001');
+SELECT lives_ok(
+    $$INSERT INTO auth.refresh_tokens (token_hash, user_id, session_id)
+      VALUES (encode(extensions.digest('opaque', 'sha256'), 'hex'), 'fa000000-0000-4000-8000-000000000001',
+              'fa500000-0000-4000-8000-000000000001')$$,
+    'supabase_auth_admin writes refresh tokens');
+RESET ROLE;
+
+SELECT * FROM finish();
+ROLLBACK;
