@@ -52,15 +52,11 @@ struct AuthHarness {
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try await APIKeys(secret: secret)
-            do {
+            try await pool.withRunning { _ in
                 try await Application(router: router).test(.router) { client in
                     try await body(AuthHarness(database: database, client: client, keys: keys, clock: clock, verifier: verifier))
                 }
-            } catch {
-                await pool.close()
-                throw error
             }
-            await pool.close()
         }
     }
 
