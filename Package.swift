@@ -40,7 +40,10 @@ let package = Package(
         // HS256 access tokens and API keys, as Supabase's auth server signs them.
         .target(
             name: "CompassTokens",
-            dependencies: [.product(name: "JWTKit", package: "jwt-kit")],
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
             swiftSettings: swiftSettings
         ),
         // What every HTTP API shares: request context, the API-key gate, JSON replies, body limits.

@@ -107,8 +107,8 @@ public struct AuthAPI: Sendable {
             """)
     }
 
-    /// A normalised, checked email address.
-    static func email(_ raw: String?) throws(AuthError) -> String {
+    /// A normalised (trimmed, lower-cased), checked email address (sign-up, admin, `compass users`).
+    public static func email(_ raw: String?) throws(AuthError) -> String {
         let email = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
@@ -119,8 +119,6 @@ public struct AuthAPI: Sendable {
 
     /// Refuses a password shorter than the minimum.
     func checkStrength(_ password: String) throws(AuthError) {
-        guard password.count >= configuration.minimumPasswordLength else {
-            throw .weakPassword(minimum: configuration.minimumPasswordLength)
-        }
+        try configuration.checkStrength(password)
     }
 }

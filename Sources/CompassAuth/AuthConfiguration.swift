@@ -67,6 +67,11 @@ public struct AuthConfiguration: Sendable, Hashable {
             }
         }
     }
+
+    /// Refuses a password shorter than ``minimumPasswordLength`` with GoTrue's `weak_password`.
+    public func checkStrength(_ password: String) throws(AuthError) {
+        guard password.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
+    }
 }
 
 /// A setting of ``AuthConfiguration`` is malformed; the message names it.

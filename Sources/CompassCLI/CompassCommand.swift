@@ -23,6 +23,7 @@ struct CompassCommand: AsyncParsableCommand {
             NotificationsCommand.self,
             FamilyActivityCommand.self,
             TokenCommand.self, KeysCommand.self,
+            UsersCommand.self,
             ListenCommand.self,
         ]
     )

@@ -22,7 +22,7 @@ struct KeysCommand: AsyncParsableCommand {
         }
         let keys: APIKeys
         do {
-            keys = try await APIKeys(secret: secret)
+            keys = try APIKeys(secret: secret)
         } catch {
             throw CLIFailure.badInput("COMPASS_JWT_SECRET is not usable as an HS256 secret")
         }

@@ -51,7 +51,7 @@ struct AuthHarness {
                 now: { clock.now })
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
-            let keys = try await APIKeys(secret: secret)
+            let keys = try APIKeys(secret: secret)
             try await pool.withRunning { _ in
                 try await Application(router: router).test(.router) { client in
                     try await body(AuthHarness(database: database, client: client, keys: keys, clock: clock, verifier: verifier))

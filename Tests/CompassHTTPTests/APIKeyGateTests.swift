@@ -11,20 +11,22 @@ struct APIKeyGateTests {
     static let secret = "gateway-tests-secret-0123456789abcdef"
 
     @Test func keysAreDeterministicPerSecretAndCarryTheirRole() async throws {
-        let keys = try await APIKeys(secret: Self.secret)
-        let again = try await APIKeys(secret: Self.secret)
+        let keys = try APIKeys(secret: Self.secret)
+        let again = try APIKeys(secret: Self.secret)
         #expect(keys.anon == again.anon)
         #expect(keys.serviceRole == again.serviceRole)
-        let other = try await APIKeys(secret: "another-secret-that-is-long-enough-0123")
+        let other = try APIKeys(secret: "another-secret-that-is-long-enough-0123")
         #expect(other.anon != keys.anon)
+        // The exact bytes: the same in every process (compass keys, make run, the worker).
+        #expect(keys.anon.hasPrefix("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJleHAiOjIwNTEyMjI0MDAsImlhdCI6MTczNTY4OTYwMCwiaXNzIjoiY29tcGFzcyIsInJvbGUiOiJhbm9uIn0."))
         let verifier = try await AccessTokenVerifier(secret: Self.secret)
         #expect(try await verifier.verify(keys.anon).role == .anon)
         #expect(try await verifier.verify(keys.serviceRole).role == .serviceRole)
     }
 
     @Test func requestsWithoutAValidKeyGetTheGatewayReply() async throws {
-        let keys = try await APIKeys(secret: Self.secret)
-        let foreign = try await APIKeys(secret: "another-secret-that-is-long-enough-0123")
+        let keys = try APIKeys(secret: Self.secret)
+        let foreign = try APIKeys(secret: "another-secret-that-is-long-enough-0123")
         let app = try await Self.application()
         try await app.test(.router) { client in
             try await client.execute(uri: "/probe", method: .get) { response in

@@ -36,25 +36,29 @@ public enum CompassBinary {
         throw TestClusterError("cannot find the compass binary near \(candidates.map(\.path)); run swift build first")
     }
 
-    /// Runs `compass arguments --database-url <db>` and collects its output (through files, not pipes).
-    public static func run(_ arguments: [String], database: TestDatabase?) async throws -> Run {
+    /// Runs `compass arguments --database-url <db>` with `stdin` as its input and collects its
+    /// output (through files, not pipes).
+    public static func run(
+        _ arguments: [String], database: TestDatabase?, stdin: String? = nil, environment extra: [String: String] = [:]
+    ) async throws -> Run {
         let process = Process()
         process.executableURL = try url()
         process.arguments = arguments + (database.map { ["--database-url", $0.configuration.connectionString] } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "DATABASE_URL")
         environment["COMPASS_SQL_DIR"] = TestCluster.repositoryRoot.appendingPathComponent("sql").path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("compass-cli-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: scratch.path + ".out", contents: nil)
         _ = FileManager.default.createFile(atPath: scratch.path + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: scratch.path + ".in", contents: Data((stdin ?? "").utf8))
         defer {
-            try? FileManager.default.removeItem(atPath: scratch.path + ".out")
-            try? FileManager.default.removeItem(atPath: scratch.path + ".err")
+            for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: scratch.path + suffix) }
         }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.path + ".err"))
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: URL(fileURLWithPath: scratch.path + ".in"))
         try process.run()
         // Polled, not waitUntilExit(): a blocked cooperative thread would slow every other test.
         while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }

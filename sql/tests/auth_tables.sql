@@ -6,7 +6,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(15);
+SELECT plan(19);
 
 SELECT results_eq(
     $$SELECT rolcanlogin, rolinherit, rolbypassrls, rolsuper
@@ -48,6 +48,30 @@ SELECT lives_ok(
               'fa500000-0000-4000-8000-000000000001')$$,
     'supabase_auth_admin writes refresh tokens');
 RESET ROLE;
+
+-- 0012: an account whose metadata names a role or username gets its profile; others do not.
+SET LOCAL ROLE supabase_auth_admin;
+INSERT INTO auth.users (id, email, raw_user_meta_data) VALUES
+    ('fb000000-0000-4000-8000-000000000001', 'nora@example.com', '{"role": "parent", "full_name": "Nora"}'),
+    ('fb000000-0000-4000-8000-000000000002', 'plain@example.com', '{}'),
+    ('fb000000-0000-4000-8000-000000000003', 'nora@example.org', '{"username": "nora", "role": "coach"}'),
+    ('fb000000-0000-4000-8000-000000000004', 'nora2@example.org', '{"username": "nora"}');
+RESET ROLE;
+SELECT results_eq(
+    $$SELECT username, full_name, role FROM public.profiles WHERE user_id = 'fb000000-0000-4000-8000-000000000001'$$,
+    $$VALUES ('nora_fb000000'::text, 'Nora'::text, 'parent'::text)$$,
+    'a sign-up with a role gets a profile named after the email');
+SELECT is_empty(
+    $$SELECT 1 FROM public.profiles WHERE user_id = 'fb000000-0000-4000-8000-000000000002'$$,
+    'a sign-up without role or username gets no profile');
+SELECT results_eq(
+    $$SELECT username, role FROM public.profiles WHERE user_id = 'fb000000-0000-4000-8000-000000000003'$$,
+    $$VALUES ('nora'::text, NULL::text)$$,
+    'the requested username is used; an unknown role is left out');
+SELECT results_eq(
+    $$SELECT username FROM public.profiles WHERE user_id = 'fb000000-0000-4000-8000-000000000004'$$,
+    $$VALUES ('nora2_fb000000'::text)$$,
+    'a taken username falls back instead of failing the sign-up');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -50,7 +50,7 @@ struct AppAPIHarness {
                 pool: pool, verifier: try await AccessTokenVerifier(secret: secret), now: { now }, logger: TestDatabase.logger)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
-            let keys = try await APIKeys(secret: secret)
+            let keys = try APIKeys(secret: secret)
             let issuer = try await AccessTokenIssuer(secret: secret)
             try await pool.withRunning { pool in
                 try await Application(router: router).test(.router) { client in

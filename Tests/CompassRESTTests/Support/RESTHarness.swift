@@ -27,7 +27,7 @@ struct RESTHarness {
                 listenerConfiguration: database.configuration, logger: TestDatabase.logger)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
-            let keys = try await APIKeys(secret: secret)
+            let keys = try APIKeys(secret: secret)
             let issuer = try await AccessTokenIssuer(secret: secret)
             try await pool.withRunning { _ in
                 try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -50,7 +50,7 @@ struct ServerHarness {
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 let harness = ServerHarness(
-                    database: database, server: server, port: port, keys: try await APIKeys(secret: secret))
+                    database: database, server: server, port: port, keys: try APIKeys(secret: secret))
                 do {
                     try await body(harness)
                 } catch {

@@ -1,0 +1,43 @@
+import CompassAuth
+import Foundation
+import Postgres
+
+extension DatabaseOptions {
+    /// Runs `body` with the auth store over a one-connection pool (transactions as `supabase_auth_admin`).
+    func withAuthStore<T>(_ body: (AuthStore) async throws -> T) async throws -> T {
+        let pool = PostgresPool(configuration: try configuration(), maximumConnections: 1, logger: CLILogger.shared)
+        return try await pool.withRunning { pool in try await body(AuthStore(pool: pool)) }
+    }
+}
+
+/// A password read from standard input: one line, its line break dropped, never echoed or logged.
+enum PasswordInput {
+    /// The first line of stdin, checked against the auth server's minimum length.
+    static func read() throws -> String {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CLIFailure.badInput("no password on standard input (--password-stdin reads one line)")
+        }
+        do {
+            try AuthConfiguration().checkStrength(line)
+        } catch {
+            throw CLIFailure.badInput("the password on standard input is too short: \(error.message)")
+        }
+        return line
+    }
+}
+
+extension AuthUser {
+    /// The row `compass users` prints.
+    var tableRow: [String] {
+        [id, email ?? "", appRole ?? "", emailConfirmedAt == nil ? "no" : "yes", lastSignInAt ?? "never",
+         createdAt]
+    }
+
+    /// The app's role (`athlete`/`parent`) from the user metadata, when set.
+    var appRole: String? {
+        guard case .object(let fields) = userMetadata, case .string(let role)? = fields["role"] else { return nil }
+        return role
+    }
+
+    static let tableHeader = ["id", "email", "role", "confirmed", "last sign-in", "created"]
+}
