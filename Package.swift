@@ -96,6 +96,7 @@ let package = Package(
         .target(
             name: "CompassAuth",
             dependencies: [
+                "CompassDomain",
                 "Postgres",
                 "CompassHTTP",
                 "CompassTokens",

@@ -1,3 +1,4 @@
+import CompassDomain
 import CompassHTTP
 import CompassTokens
 import Foundation
@@ -10,8 +11,8 @@ extension AuthAPI {
         var email: String?
         var password: String?
         var email_confirm: Bool?
-        var user_metadata: AuthJSON?
-        var app_metadata: AuthJSON?
+        var user_metadata: JSONValue?
+        var app_metadata: JSONValue?
     }
 
     func addAdminRoutes(to router: Router<CompassRequestContext>) {
@@ -43,7 +44,7 @@ extension AuthAPI {
         return id
     }
 
-    static func checkMetadata(_ values: AuthJSON?...) throws(AuthError) {
+    static func checkMetadata(_ values: JSONValue?...) throws(AuthError) {
         for value in values {
             if let value, case .object = value {} else if value != nil {
                 throw AuthError.validation("metadata must be a JSON object")

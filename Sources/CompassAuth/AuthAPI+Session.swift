@@ -1,3 +1,4 @@
+import CompassDomain
 import CompassHTTP
 import CompassTokens
 import Foundation
@@ -8,7 +9,7 @@ extension AuthAPI {
     struct Credentials: Decodable {
         var email: String?
         var password: String?
-        var data: AuthJSON?
+        var data: JSONValue?
     }
 
     struct RefreshBody: Decodable {
@@ -18,7 +19,7 @@ extension AuthAPI {
     struct UserUpdate: Decodable {
         var email: String?
         var password: String?
-        var data: AuthJSON?
+        var data: JSONValue?
     }
 
     /// `POST /signup`: a session when sign-up confirms at once, else the unconfirmed user.

@@ -1,3 +1,4 @@
+import CompassDomain
 import Foundation
 import Postgres
 
@@ -54,7 +55,7 @@ public struct AuthStore: Sendable {
 
     /// Creates an account; nil when the email is taken.
     public func insertUser(
-        email: String, password: String?, userMetadata: AuthJSON = .object([:]), appMetadata: AuthJSON? = nil,
+        email: String, password: String?, userMetadata: JSONValue = .object([:]), appMetadata: JSONValue? = nil,
         confirmed: Bool, on tx: PostgresConnection
     ) async throws -> AuthUser? {
         let app = AuthStore.appMetadata(merging: appMetadata)
@@ -65,7 +66,7 @@ public struct AuthStore: Sendable {
                         INSERT INTO auth.users AS u (email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
                         VALUES (\(email), CASE WHEN \(password)::text IS NULL THEN NULL
                                                ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
-                                CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.text)::jsonb, \(app.text)::jsonb)
+                                CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.jsonText)::jsonb, \(app.jsonText)::jsonb)
                         RETURNING \(unescaped: AuthStore.userJSON)
                         """))
             }
@@ -75,8 +76,8 @@ public struct AuthStore: Sendable {
     }
 
     /// GoTrue's provider entries, then whatever the admin adds.
-    static func appMetadata(merging extra: AuthJSON?) -> AuthJSON {
-        var fields: [String: AuthJSON] = ["provider": .string("email"), "providers": .array([.string("email")])]
+    static func appMetadata(merging extra: JSONValue?) -> JSONValue {
+        var fields: [String: JSONValue] = ["provider": .string("email"), "providers": .array([.string("email")])]
         if case .object(let more)? = extra { fields.merge(more) { _, new in new } }
         return .object(fields)
     }
@@ -111,16 +112,16 @@ public struct AuthStore: Sendable {
 
     /// Changes what is given (password re-hashed, metadata merged key by key); nil when there is no such user.
     public func updateUser(
-        id: UUID, email: String? = nil, password: String? = nil, userMetadata: AuthJSON? = nil,
-        appMetadata: AuthJSON? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
+        id: UUID, email: String? = nil, password: String? = nil, userMetadata: JSONValue? = nil,
+        appMetadata: JSONValue? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
     ) async throws -> AuthUser? {
         try AuthStore.decodeUser(try await tx.query("""
             UPDATE auth.users AS u SET
                 email = coalesce(\(email), u.email),
                 encrypted_password = CASE WHEN \(password)::text IS NULL THEN u.encrypted_password
                                           ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
-                raw_user_meta_data = u.raw_user_meta_data || coalesce(\(userMetadata?.text)::jsonb, '{}'),
-                raw_app_meta_data = u.raw_app_meta_data || coalesce(\(appMetadata?.text)::jsonb, '{}'),
+                raw_user_meta_data = u.raw_user_meta_data || coalesce(\(userMetadata?.jsonText)::jsonb, '{}'),
+                raw_app_meta_data = u.raw_app_meta_data || coalesce(\(appMetadata?.jsonText)::jsonb, '{}'),
                 email_confirmed_at = CASE WHEN \(confirmEmail)::boolean IS TRUE THEN coalesce(u.email_confirmed_at, now())
                                           ELSE u.email_confirmed_at END,
                 updated_at = now()

@@ -1,3 +1,4 @@
+import CompassDomain
 import Foundation
 
 /// A user as GoTrue returns it (`GET /user`, sign-up, the `user` of a session).
@@ -13,9 +14,9 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var phone: String
     public var confirmedAt: String?
     public var lastSignInAt: String?
-    public var appMetadata: AuthJSON
-    public var userMetadata: AuthJSON
-    public var identities: [AuthJSON]
+    public var appMetadata: JSONValue
+    public var userMetadata: JSONValue
+    public var identities: [JSONValue]
     public var createdAt: String
     public var updatedAt: String
     public var isAnonymous: Bool

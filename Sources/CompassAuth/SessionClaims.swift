@@ -1,3 +1,4 @@
+import CompassDomain
 import Foundation
 import JWTKit
 
@@ -10,8 +11,8 @@ struct SessionClaims: JWTPayload, Equatable {
     var iat: Int
     var email: String
     var phone = ""
-    var app_metadata: AuthJSON
-    var user_metadata: AuthJSON
+    var app_metadata: JSONValue
+    var user_metadata: JSONValue
     var role = "authenticated"
     var aal = "aal1"
     var amr: [Method]

@@ -1,3 +1,4 @@
+import CompassDomain
 import CompassAuth
 import Foundation
 import Postgres

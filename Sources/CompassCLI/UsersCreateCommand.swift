@@ -1,3 +1,4 @@
+import CompassDomain
 import ArgumentParser
 import CompassAuth
 import Foundation
@@ -36,7 +37,7 @@ struct UsersCreateCommand: AsyncParsableCommand {
     func run() async throws {
         let password = try PasswordInput.read()
         let address = try AuthAPI.email(email)
-        let metadata: AuthJSON = .object(role.map { ["role": .string($0)] } ?? [:])
+        let metadata: JSONValue = .object(role.map { ["role": .string($0)] } ?? [:])
         let created = try await database.withAuthStore { store in
             try await store.transaction { tx in
                 try await store.insertUser(email: address, password: password, userMetadata: metadata, confirmed: true, on: tx)

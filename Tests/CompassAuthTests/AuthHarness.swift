@@ -89,15 +89,7 @@ struct AuthHarness {
 
     /// Runs one statement as the superuser, to check what was stored.
     func query(_ query: PostgresQuery) async throws -> PostgresResult {
-        let connection = try await database.connect()
-        do {
-            let result = try await connection.query(query)
-            await connection.close()
-            return result
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await database.query(query)
     }
 }
 

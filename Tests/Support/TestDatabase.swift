@@ -71,6 +71,14 @@ public struct TestDatabase: Sendable {
         try await PostgresConnection.connect(to: configuration, logger: Self.logger)
     }
 
+    /// Runs one statement as the superuser on a connection of its own (fixtures, checks past RLS).
+    public func query(_ query: PostgresQuery) async throws -> PostgresResult {
+        let connection = try await connect()
+        let result = await Result { try await connection.query(query) }
+        await connection.close()
+        return try result.get()
+    }
+
     /// Drops the database, ending any session still connected to it.
     public func drop() async throws {
         let server = try await TestCluster.shared.serverConfiguration()

@@ -93,15 +93,7 @@ struct AppAPIHarness {
 
     /// Runs one statement as the service role (bypassing RLS) to set up or check the data.
     func adminQuery(_ query: PostgresQuery) async throws -> PostgresResult {
-        let connection = try await database.connect()
-        do {
-            let result = try await connection.query(query)
-            await connection.close()
-            return result
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await database.query(query)
     }
 
     /// The ids of the interactions `user` logged.

@@ -63,15 +63,7 @@ struct RESTHarness {
 
     /// A superuser query on the test database (fixtures and checks that bypass RLS).
     func adminQuery(_ query: PostgresQuery) async throws -> PostgresResult {
-        let connection = try await database.connect()
-        do {
-            let result = try await connection.query(query)
-            await connection.close()
-            return result
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await database.query(query)
     }
 
     /// A count as the superuser sees it.
