@@ -42,7 +42,11 @@ struct WebSocketDeliveryTests {
                     (5, 5, NULL, NULL), (6, NULL, NULL, NULL)
                 """)
             var matched: [Int: Set<String>] = [:]
-            while let event = try await socket.message(timeout: .seconds(3), where: { $0.event == "postgres_changes" }) {
+            // The first change may be slow to come on a loaded machine (the whole suite runs in
+            // parallel on few cores); after it, 3 s of silence means there are no more.
+            var timeout: Duration = .seconds(15)
+            while let event = try await socket.message(timeout: timeout, where: { $0.event == "postgres_changes" }) {
+                timeout = .seconds(3)
                 guard case .number(let row)? = event.payload["data"]?["record"]?["id"], let rowID = Int(row) else { continue }
                 let eventIDs = event.payload["ids"]?.arrayValue ?? []
                 matched[rowID] = Set(eventIDs.compactMap { value -> String? in
