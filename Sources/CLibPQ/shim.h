@@ -16,5 +16,6 @@ static const int CLibPQ_DIAG_TABLE_NAME = 't';
 static const int CLibPQ_DIAG_COLUMN_NAME = 'c';
 static const int CLibPQ_DIAG_DATATYPE_NAME = 'd';
 static const int CLibPQ_DIAG_CONSTRAINT_NAME = 'n';
+static const int CLibPQ_DIAG_SOURCE_FUNCTION = 'R';
 
 #endif

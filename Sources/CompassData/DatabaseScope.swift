@@ -13,6 +13,11 @@ import Postgres
 /// is the access boundary and the settings end with the transaction. The scope
 /// statement travels in the same pipeline as the queries: no extra round trip.
 /// The connection stays private, so no repository can query outside a scope.
+///
+/// Repositories send fixed SQL with bound values, so every statement a scope sends (its scope
+/// statement included) is ``PostgresQuery/prepared``: parsed once per connection, and planned
+/// once Postgres settles on a generic plan. Plans stay correct across users: the role is the
+/// same for every user and the claims are read when the statement executes.
 public struct DatabaseScope: Sendable {
     /// Who the statements run as.
     public let identity: DatabaseIdentity
@@ -60,7 +65,7 @@ public struct DatabaseScope: Sendable {
     public func run(segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line)
         async throws -> [[Result<PostgresResult, PostgresError>]]
     {
-        let scoped = segments.map { [scopeStatement] + $0 }
+        let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
         recorder?.record(roundTrip: segments.flatMap { $0.map(\.sql) })
         let results = try await send(scoped, file: file, line: line)
         return try results.map { segment in

@@ -10,6 +10,11 @@ public struct PostgresConfiguration: Sendable {
     /// The libpq keywords and values, as parsed; the password stays in here and never in messages.
     private(set) var parameters: [(key: String, value: String)]
 
+    /// How many statements each connection keeps prepared (``PostgresQuery/prepared``); 0 prepares
+    /// none, for a pooler that cannot keep a session's prepared statements (PgBouncer in
+    /// transaction mode before 1.21).
+    public var preparedStatementCacheSize = 256
+
     /// Host name, IP address or unix-socket directory, for messages.
     public var host: String { value(for: "hostaddr") ?? value(for: "host") ?? "localhost" }
     /// Port number, for messages.

@@ -16,17 +16,19 @@ public actor PostgresConnection {
     private let executor: ConnectionExecutor
     /// Owns the `PGconn` and its cancel handle; nil once closed.
     private var owned: LibPQHandle?
-    private var handle: OpaquePointer? { owned?.connection }
+    var handle: OpaquePointer? { owned?.connection }
     private var cancelHandle: OpaquePointer? { owned?.cancel }
     /// Notifications that arrived while a query was running, delivered by ``waitForNotifications(timeout:)``.
     private var pendingNotifications: [PostgresNotification] = []
+    /// The statements this connection has prepared (see ``PostgresQuery/prepared``).
+    var statements: PreparedStatementCache
 
     /// The settings this connection was opened with.
     public nonisolated let configuration: PostgresConfiguration
     let logger: Logger
 
     /// How many client→server→client exchanges this connection has made (a pipeline counts once).
-    public private(set) var roundTrips = 0
+    public internal(set) var roundTrips = 0
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
@@ -34,6 +36,7 @@ public actor PostgresConnection {
         self.configuration = configuration
         self.logger = logger
         self.executor = ConnectionExecutor(label: "compass.postgres.connection")
+        self.statements = PreparedStatementCache(capacity: configuration.preparedStatementCacheSize)
     }
 
     /// Opens a connection; failures name the server and user but never the password.
@@ -94,8 +97,18 @@ public actor PostgresConnection {
     // MARK: - Queries
 
     /// Runs one parameterized statement and returns its rows.
+    ///
+    /// A ``PostgresQuery/prepared`` statement is prepared (first time) and executed in one pipeline.
     @discardableResult
     public func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
+        if query.isPrepared, statements.capacity > 0 {
+            do {
+                return try pipeline(segments: [[query]], file: file, line: line)[0][0].get()
+            } catch var error {
+                error.statementIndex = nil
+                throw error
+            }
+        }
         let connection = try requireOpen(query, file: file, line: line)
         roundTrips += 1
         try send(query, on: connection, file: file, line: line)
@@ -132,6 +145,15 @@ public actor PostgresConnection {
         return try last.get()
     }
 
+    /// Drops every prepared statement of this session (`DEALLOCATE ALL`), the cache's included.
+    public func deallocateAllPreparedStatements(file: String = #fileID, line: Int = #line) throws {
+        statements.removeAll()
+        try query("DEALLOCATE ALL", file: file, line: line)
+    }
+
+    /// Statements this connection keeps prepared through its cache (for tests and benchmarks).
+    public var preparedStatementCount: Int { statements.count }
+
     /// Quotes an identifier (a channel or table name) with `PQescapeIdentifier`.
     public func escapeIdentifier(_ identifier: String) throws -> String {
         let connection = try requireOpen(PostgresQuery(unsafeSQL: ""), file: #fileID, line: #line)
@@ -141,94 +163,6 @@ public actor PostgresConnection {
         }
         defer { PQfreemem(escaped) }
         return String(cString: escaped)
-    }
-
-    // MARK: - Pipeline mode
-
-    /// Sends every statement, one sync, and reads every result: one round trip.
-    ///
-    /// Results come back in order. When statement `k` fails, its entry holds the
-    /// server error (with `statementIndex == k`) and every later entry holds a
-    /// `.pipelineAborted` error naming `k`: Postgres skipped them.
-    public func pipeline(
-        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
-    ) throws -> [Result<PostgresResult, PostgresError>] {
-        try pipeline(segments: [queries], file: file, line: line).first ?? []
-    }
-
-    /// Sends several segments, each ended by its own sync, in one round trip.
-    ///
-    /// Each segment is its own implicit transaction: a failure skips the rest of its
-    /// segment only, so independent reads can fail independently and still share
-    /// one round trip. Indexes in errors count from the start of the segment.
-    public func pipeline(
-        segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
-    ) throws -> [[Result<PostgresResult, PostgresError>]] {
-        guard let first = segments.lazy.flatMap({ $0 }).first else { return segments.map { _ in [] } }
-        let connection = try requireOpen(first, file: file, line: line)
-        guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }
-        defer { PQexitPipelineMode(connection) }
-        roundTrips += 1
-        for segment in segments {
-            for query in segment {
-                try send(query, on: connection, file: file, line: line)
-            }
-            guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
-        }
-        try flush(connection, query: first, file: file, line: line)
-        var results: [[Result<PostgresResult, PostgresError>]] = []
-        for segment in segments {
-            results.append(try readSegment(segment, on: connection, file: file, line: line))
-        }
-        return results
-    }
-
-    /// Reads one segment's results and its closing sync.
-    private func readSegment(
-        _ queries: [PostgresQuery], on connection: OpaquePointer, file: String, line: Int
-    ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
-        var outcomes: [Result<PostgresResult, PostgresError>] = []
-        var failedIndex: Int?
-        for (index, query) in queries.enumerated() {
-            var outcome: Result<PostgresResult, PostgresError>?
-            while let result = try nextResult(connection, query: query, file: file, line: line) {
-                defer { PQclear(result) }
-                guard outcome == nil else { continue }
-                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
-                    var error = PostgresError(
-                        code: .pipelineAborted,
-                        message: "skipped: statement \(failedIndex ?? -1) of the pipeline failed",
-                        query: query.sql, file: file, line: line)
-                    error.statementIndex = index
-                    error.failedStatementIndex = failedIndex
-                    outcome = .failure(error)
-                } else {
-                    outcome = convert(result, query: query, file: file, line: line).mapError { error in
-                        var error = error
-                        error.statementIndex = index
-                        return error
-                    }
-                    if case .failure = outcome, failedIndex == nil { failedIndex = index }
-                }
-            }
-            outcomes.append(
-                outcome ?? .failure(PostgresError(code: .unexpectedResult, message: "no result", query: query.sql)))
-        }
-        let probe = queries.first ?? PostgresQuery(unsafeSQL: "-- sync")
-        guard let sync = try nextResult(connection, query: probe, file: file, line: line),
-            PQresultStatus(sync) == PGRES_PIPELINE_SYNC
-        else {
-            throw PostgresError(code: .unexpectedResult, message: "pipeline ended without its sync", file: file, line: line)
-        }
-        PQclear(sync)
-        return outcomes
-    }
-
-    /// Like ``pipeline(_:file:line:)`` but throws the first failure.
-    public func pipelineResults(
-        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
-    ) throws -> [PostgresResult] {
-        try pipeline(queries, file: file, line: line).map { try $0.get() }
     }
 
     // MARK: - Notifications
@@ -253,7 +187,7 @@ public actor PostgresConnection {
 
     // MARK: - libpq drive loop
 
-    private func requireOpen(_ query: PostgresQuery, file: String, line: Int) throws(PostgresError) -> OpaquePointer {
+    func requireOpen(_ query: PostgresQuery, file: String, line: Int) throws(PostgresError) -> OpaquePointer {
         guard let handle else {
             throw PostgresError(code: .closed, message: "the connection is closed", query: query.sql, file: file, line: line)
         }
@@ -261,15 +195,23 @@ public actor PostgresConnection {
         return handle
     }
 
-    private func send(_ query: PostgresQuery, on connection: OpaquePointer, file: String, line: Int) throws(PostgresError) {
+    /// Sends `query`, executing the prepared statement `name` when given, else the unnamed one.
+    func send(
+        _ query: PostgresQuery, as name: String? = nil, on connection: OpaquePointer, file: String, line: Int
+    ) throws(PostgresError) {
         let values = query.binds.map { $0.map { strdup($0) } ?? nil }
         defer { values.forEach { free($0) } }
         let pointers = values.map { UnsafePointer($0) }
-        let sent = PQsendQueryParams(connection, query.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+        let sent =
+            if let name {
+                PQsendQueryPrepared(connection, name, Int32(pointers.count), pointers, nil, nil, 0)
+            } else {
+                PQsendQueryParams(connection, query.sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
+            }
         guard sent == 1 else { throw connectionError(connection, query, file, line) }
     }
 
-    private func flush(_ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int) throws(PostgresError) {
+    func flush(_ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int) throws(PostgresError) {
         while true {
             let status = PQflush(connection)
             if status == 0 { return }
@@ -283,7 +225,7 @@ public actor PostgresConnection {
     }
 
     /// The next `PGresult` (caller clears it), or nil at the end of the current statement.
-    private func nextResult(
+    func nextResult(
         _ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int
     ) throws(PostgresError) -> OpaquePointer? {
         while PQisBusy(connection) == 1 {
@@ -340,7 +282,7 @@ public actor PostgresConnection {
         }
     }
 
-    private func convert(
+    func convert(
         _ result: OpaquePointer, query: PostgresQuery, file: String, line: Int
     ) -> Result<PostgresResult, PostgresError> {
         switch PQresultStatus(result) {
@@ -389,10 +331,11 @@ public actor PostgresConnection {
         error.schema = field(CLibPQ_DIAG_SCHEMA_NAME)
         error.table = field(CLibPQ_DIAG_TABLE_NAME)
         error.column = field(CLibPQ_DIAG_COLUMN_NAME)
+        error.routine = field(CLibPQ_DIAG_SOURCE_FUNCTION)
         return error
     }
 
-    private func connectionError(_ connection: OpaquePointer, _ query: PostgresQuery, _ file: String, _ line: Int) -> PostgresError {
+    func connectionError(_ connection: OpaquePointer, _ query: PostgresQuery, _ file: String, _ line: Int) -> PostgresError {
         PostgresError(
             code: .connectionLost,
             message: "connection to \(configuration.endpoint) lost: \(Self.firstLine(String(cString: PQerrorMessage(connection))))",

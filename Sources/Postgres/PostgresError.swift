@@ -56,6 +56,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public var table: String?
     /// The column involved.
     public var column: String?
+    /// The server function that raised the error (not translated, unlike `message`).
+    public var routine: String?
     /// The SQL text with `$n` placeholders.
     public var query: String?
     /// For pipelines: the zero-based index of the statement this error belongs to.

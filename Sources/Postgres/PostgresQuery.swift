@@ -10,6 +10,8 @@ public struct PostgresQuery: Sendable, Hashable, ExpressibleByStringInterpolatio
     public var sql: String
     /// The parameters in text format; nil is SQL NULL.
     public var binds: [String?]
+    /// Whether the connection prepares this SQL once and then executes it by name (see ``prepared``).
+    public var isPrepared = false
 
     /// Wraps SQL text that was not built by interpolation. The caller vouches that it holds no input.
     public init(unsafeSQL sql: String, binds: [String?] = []) {
@@ -23,6 +25,18 @@ public struct PostgresQuery: Sendable, Hashable, ExpressibleByStringInterpolatio
 
     public init(stringInterpolation: StringInterpolation) {
         self.init(unsafeSQL: stringInterpolation.sql, binds: stringInterpolation.binds)
+    }
+
+    /// This statement, marked for the connection's prepared-statement cache.
+    ///
+    /// The first run on a connection prepares it (in the same round trip); later runs execute it
+    /// by name, skipping parse and, once Postgres settles on a generic plan, planning too. For the
+    /// statements an app sends over and over (fixed SQL text, values bound); one-off SQL (DDL, text
+    /// built per request from many shapes) stays unnamed.
+    public var prepared: PostgresQuery {
+        var query = self
+        query.isPrepared = true
+        return query
     }
 
     /// Builds SQL from literal text and `$n`-bound values.

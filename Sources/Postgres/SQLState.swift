@@ -30,5 +30,7 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let adminShutdown = SQLState(rawValue: "57P01")
     public static let inFailedTransaction = SQLState(rawValue: "25P02")
     public static let serializationFailure = SQLState(rawValue: "40001")
+    public static let featureNotSupported = SQLState(rawValue: "0A000")
+    public static let invalidSQLStatementName = SQLState(rawValue: "26000")
     public static let raiseException = SQLState(rawValue: "P0001")
 }

@@ -98,4 +98,39 @@ struct DatabaseScopeTests {
             }
         }
     }
+
+    @Test func twoUsersSharingOneConnectionEachSeeOnlyTheirRowsThroughThePreparedPlans() async throws {
+        try await Demo.withDatabase { connection in
+            // Generic plans from the first run: a plan that baked one user's claims in would show here.
+            try await connection.query("SET plan_cache_mode = force_generic_plan")
+            func expected(_ user: UUID) async throws -> Set<String> {
+                let rows = try await connection.query(
+                    """
+                    SELECT 'interaction-' || id FROM interactions WHERE logged_by = \(user)
+                    UNION ALL SELECT 'status-' || id FROM school_status_history WHERE changed_by = \(user)
+                    UNION ALL SELECT 'doc-' || id FROM documents WHERE user_id = \(user)
+                    """)
+                return Set(try rows.map { try $0.decode(String.self, at: 0) })
+            }
+            let sofiasRows = try await expected(Demo.sofia)
+            let marcusRows = try await expected(Demo.marcus)
+            #expect(!sofiasRows.isEmpty && !marcusRows.isEmpty && sofiasRows.isDisjoint(with: marcusRows))
+            for _ in 0..<4 {
+                for (user, rows) in [(Demo.sofia, sofiasRows), (Demo.marcus, marcusRows)] {
+                    let feed = try await FeedRepository(scope: .user(user, on: connection)).load()
+                    #expect(Set(feed.events.map(\.id)) == rows)
+                    // Unfiltered: what comes back is only what RLS lets this user read.
+                    let all = try await DatabaseScope.user(user, on: connection).query("SELECT logged_by FROM interactions")
+                    #expect(Set(try all.map { try $0.decode(UUID.self, at: 0) }) == [user])
+                }
+            }
+            // It really ran by name: the scope statement and the feed's queries are prepared, once each.
+            let prepared = try await connection.query(
+                "SELECT statement FROM pg_prepared_statements WHERE name LIKE 'compass_statement_%'")
+            let statements = try prepared.map { try $0.decode(String.self, at: 0) }
+            #expect(statements.count == Set(statements).count)
+            #expect(statements.contains(DatabaseScope.user(Demo.sofia, on: connection).scopeStatement.sql))
+            #expect(statements.contains { $0.hasPrefix("SELECT id, school_id, type, content") })
+        }
+    }
 }

@@ -12,6 +12,11 @@ struct StatementResult: Sendable {
 /// Runs a request's statement the way PostgREST does: one transaction on the shared pool,
 /// read-only for GET/HEAD, the scope statement first, then the statement; `check` may still
 /// refuse the result (a single object that is not one row), which rolls everything back.
+///
+/// The transaction travels as one pipeline: a read is `BEGIN READ ONLY`, scope, statement and
+/// `COMMIT` in one round trip (`check` has nothing to undo); a write waits for `check` before
+/// its `COMMIT`, two round trips. The scope and the statement are prepared per connection: the
+/// statement's text depends only on the request's shape, its values are bound.
 struct RESTExecutor: Sendable {
     let pool: PostgresPool
 
@@ -21,16 +26,19 @@ struct RESTExecutor: Sendable {
     ) async throws(RESTError) -> StatementResult {
         do {
             return try await pool.withConnection { connection in
-                try await connection.withTransaction { transaction in
-                    if readOnly { try await transaction.query("SET TRANSACTION READ ONLY") }
-                    try await transaction.query(scope.statement)
-                    let rows = try await transaction.query(statement)
-                    let row = rows[0]
-                    let result = StatementResult(
-                        total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
-                        body: try row.decode(String?.self, at: 2) ?? "", location: try row.decode(String?.self, at: 3))
+                var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, statement.prepared]
+                if readOnly { statements.append("COMMIT") }
+                do {
+                    let results = try await connection.pipeline(statements)
+                    for result in results { _ = try result.get() }
+                    let result = try Self.statementResult(try results[2].get())
                     try check(result)
+                    if !readOnly { try await connection.query("COMMIT") }
                     return result
+                } catch {
+                    // Still inside the failed (or refused) transaction: end it so the connection is reusable.
+                    if await !connection.isReusable, await !connection.isClosed { _ = try? await connection.query("ROLLBACK") }
+                    throw error
                 }
             }
         } catch let error as RESTError {
@@ -40,5 +48,13 @@ struct RESTExecutor: Sendable {
         } catch {
             throw RESTError(status: 500, code: "PGRSTX00", message: "Internal server error")
         }
+    }
+
+    /// The statement's one row.
+    private static func statementResult(_ rows: PostgresResult) throws -> StatementResult {
+        let row = rows[0]
+        return StatementResult(
+            total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
+            body: try row.decode(String?.self, at: 2) ?? "", location: try row.decode(String?.self, at: 3))
     }
 }

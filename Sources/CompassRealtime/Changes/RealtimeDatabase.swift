@@ -20,13 +20,17 @@ public struct RealtimeDatabase: Sendable {
     }
 
     /// The statement that opens a service-role transaction (BYPASSRLS; may read `realtime.*`).
-    static let serviceRoleScope: PostgresQuery = .requestScope(
-        role: DatabaseIdentity.serviceRole.roleName, claimsJSON: DatabaseIdentity.serviceRole.claimsJSON)
+    static let serviceRoleScope: PostgresQuery = PostgresQuery.requestScope(
+        role: DatabaseIdentity.serviceRole.roleName, claimsJSON: DatabaseIdentity.serviceRole.claimsJSON
+    ).prepared
 
     /// Runs `queries` as the service role in one implicit transaction, one round trip.
+    ///
+    /// The worker's statements are fixed SQL sent over and over (polls, pruning), so they are
+    /// ``PostgresQuery/prepared``.
     public func asServiceRole(_ queries: [PostgresQuery]) async throws -> [PostgresResult] {
         try await pool.withConnection { connection in
-            let results = try await connection.pipeline(segments: [[Self.serviceRoleScope] + queries])[0]
+            let results = try await connection.pipeline(segments: [[Self.serviceRoleScope] + queries.map(\.prepared)])[0]
             return try results.dropFirst().map { try $0.get() }
         }
     }

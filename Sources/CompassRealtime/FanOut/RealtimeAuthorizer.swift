@@ -71,12 +71,12 @@ final class RealtimeAuthorizer: Sendable {
         let result = try await database.pool.withConnection { connection in
             let results = try await connection.pipeline(segments: [[
                 RealtimeDatabase.serviceRoleScope,
-                "SELECT check_index, row_index FROM realtime.visible_rows(\(checksJSON)::jsonb)",
+                PostgresQuery("SELECT check_index, row_index FROM realtime.visible_rows(\(checksJSON)::jsonb)").prepared,
             ]])[0]
             guard case .failure(let error) = results[1] else { return try results[1].get() }
             if !RealtimeDatabase.isTransient(error) {
                 // A stale per-table statement (the table changed) must not fail the next call too.
-                _ = try? await connection.query("DEALLOCATE ALL")
+                _ = try? await connection.deallocateAllPreparedStatements()
             }
             throw error
         }
@@ -91,7 +91,7 @@ final class RealtimeAuthorizer: Sendable {
 
     /// One pipeline segment per group.
     func visibleRowsBySegment(_ checks: [Check]) async throws -> [Set<Int>] {
-        let segments = checks.map { [Self.scope($0.key), Self.visibilityQuery($0)] }
+        let segments = checks.map { [Self.scope($0.key).prepared, Self.visibilityQuery($0).prepared] }
         let results = try await database.pool.withConnection { try await $0.pipeline(segments: segments) }
         var visible: [Set<Int>] = []
         for (check, segment) in zip(checks, results) {

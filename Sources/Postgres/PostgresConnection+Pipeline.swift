@@ -1,0 +1,198 @@
+import CLibPQ
+
+extension PostgresConnection {
+    /// Sends every statement, one sync, and reads every result: one round trip.
+    ///
+    /// Results come back in order. When statement `k` fails, its entry holds the
+    /// server error (with `statementIndex == k`) and every later entry holds a
+    /// `.pipelineAborted` error naming `k`: Postgres skipped them.
+    public func pipeline(
+        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
+    ) throws -> [Result<PostgresResult, PostgresError>] {
+        try pipeline(segments: [queries], file: file, line: line).first ?? []
+    }
+
+    /// Like ``pipeline(_:file:line:)`` but throws the first failure.
+    public func pipelineResults(
+        _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
+    ) throws -> [PostgresResult] {
+        try pipeline(queries, file: file, line: line).map { try $0.get() }
+    }
+
+    /// Sends several segments, each ended by its own sync, in one round trip.
+    ///
+    /// Each segment is its own implicit transaction: a failure skips the rest of its
+    /// segment only, so independent reads can fail independently and still share
+    /// one round trip. Indexes in errors count from the start of the segment.
+    ///
+    /// ``PostgresQuery/prepared`` statements run by name; one this connection has not prepared
+    /// yet is prepared right before its first run, in the same segment (so with that segment's
+    /// role), and a failure to prepare it is that statement's error. A segment that failed only
+    /// because a cached statement was gone or stale (someone ran `DISCARD ALL`, a table's columns
+    /// changed) rolled back, so it is sent once more, freshly prepared, if no transaction is open.
+    public func pipeline(
+        segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
+    ) throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
+        var (results, stale) = try runPipeline(segments, file: file, line: line)
+        guard !stale.isEmpty, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
+        let retried = try runPipeline(stale.map { segments[$0] }, file: file, line: line).results
+        for (index, segmentResults) in zip(stale, retried) { results[index] = segmentResults }
+        return results
+    }
+
+    /// One round trip: evicted statements' deallocations, then the segments. Also returns the
+    /// indexes of the segments that failed on a missing or stale cached statement.
+    private func runPipeline(
+        _ segments: [[PostgresQuery]], file: String, line: Int
+    ) throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
+        guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
+        let connection = try requireOpen(first, file: file, line: line)
+        let plan = statements.plan(segments, mayDeallocate: PQtransactionStatus(connection) == PQTRANS_IDLE)
+        guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }
+        defer { PQexitPipelineMode(connection) }
+        roundTrips += 1
+        func sync() throws(PostgresError) {
+            guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
+        }
+        let deallocations = plan.deallocations.map { PostgresQuery(unsafeSQL: "DEALLOCATE \($0)") }
+        if !deallocations.isEmpty {
+            for query in deallocations { try send(query, on: connection, file: file, line: line) }
+            try sync()
+        }
+        for (segment, steps) in zip(segments, plan.steps) {
+            for (query, step) in zip(segment, steps) {
+                if case .prepareAndRun(let name) = step {
+                    guard PQsendPrepare(connection, name, query.sql, Int32(query.binds.count), nil) == 1 else {
+                        throw connectionError(connection, query, file, line)
+                    }
+                }
+                try send(query, as: step.name, on: connection, file: file, line: line)
+            }
+            try sync()
+        }
+        try flush(connection, query: first, file: file, line: line)
+
+        // A failed DEALLOCATE means the statement was already gone: nothing to do.
+        if !deallocations.isEmpty {
+            _ = try readSegment(deallocations, steps: deallocations.map { _ in .unnamed }, on: connection, file: file, line: line)
+        }
+        var results: [[Result<PostgresResult, PostgresError>]] = []
+        var stale: [Int] = []
+        for (index, (segment, steps)) in zip(segments, plan.steps).enumerated() {
+            let outcomes = try readSegment(segment, steps: steps, on: connection, file: file, line: line)
+            for (query, (step, outcome)) in zip(segment, zip(steps, outcomes)) {
+                guard case .failure(let error) = outcome else { continue }
+                switch step {
+                case .unnamed:
+                    continue
+                case .prepareAndRun:
+                    // Not prepared (it failed, or the segment was aborted before it): prepare next time.
+                    statements.forget(query.sql)
+                case .named:
+                    guard error.code == .server else { continue }
+                    if error.sqlState == .invalidSQLStatementName {
+                        statements.forget(query.sql)
+                    } else if error.sqlState == .featureNotSupported, error.routine == "RevalidateCachedQuery" {
+                        statements.statementStale(query.sql)
+                    } else {
+                        continue
+                    }
+                    if stale.last != index { stale.append(index) }
+                }
+            }
+            results.append(outcomes)
+        }
+        return (results, stale)
+    }
+
+    /// Reads one segment's results (a prepared-here statement's preparation first) and its sync.
+    private func readSegment(
+        _ queries: [PostgresQuery], steps: [PreparedStatementCache.Step], on connection: OpaquePointer,
+        file: String, line: Int
+    ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
+        var outcomes: [Result<PostgresResult, PostgresError>] = []
+        var failedIndex: Int?
+        for (index, (query, step)) in zip(queries, steps).enumerated() {
+            var outcome: Result<PostgresResult, PostgresError>?
+            if case .prepareAndRun = step {
+                switch try readPreparation(query, index: index, on: connection, file: file, line: line) {
+                case .prepared:
+                    break
+                case .skipped:
+                    outcome = .failure(abortedError(query, index: index, failedIndex: failedIndex, file: file, line: line))
+                case .refused(let error):
+                    outcome = .failure(error)
+                    if failedIndex == nil { failedIndex = index }
+                }
+            }
+            while let result = try nextResult(connection, query: query, file: file, line: line) {
+                defer { PQclear(result) }
+                guard outcome == nil else { continue }
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                    outcome = .failure(abortedError(query, index: index, failedIndex: failedIndex, file: file, line: line))
+                } else {
+                    outcome = convert(result, query: query, file: file, line: line).mapError { error in
+                        var error = error
+                        error.statementIndex = index
+                        return error
+                    }
+                    if case .failure = outcome, failedIndex == nil { failedIndex = index }
+                }
+            }
+            outcomes.append(
+                outcome ?? .failure(PostgresError(code: .unexpectedResult, message: "no result", query: query.sql)))
+        }
+        let probe = queries.first ?? PostgresQuery(unsafeSQL: "-- sync")
+        guard let sync = try nextResult(connection, query: probe, file: file, line: line),
+            PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        else {
+            throw PostgresError(code: .unexpectedResult, message: "pipeline ended without its sync", file: file, line: line)
+        }
+        PQclear(sync)
+        return outcomes
+    }
+
+    /// What became of a statement's preparation.
+    private enum Preparation {
+        case prepared
+        /// An earlier statement of the segment failed, so Postgres skipped it.
+        case skipped
+        /// The server's error (a syntax error, a missing table, …): the statement's own.
+        case refused(PostgresError)
+    }
+
+    /// Reads the result of preparing `query`.
+    private func readPreparation(
+        _ query: PostgresQuery, index: Int, on connection: OpaquePointer, file: String, line: Int
+    ) throws(PostgresError) -> Preparation {
+        var preparation = Preparation.prepared
+        while let result = try nextResult(connection, query: query, file: file, line: line) {
+            defer { PQclear(result) }
+            guard case .prepared = preparation else { continue }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK:
+                continue
+            case PGRES_PIPELINE_ABORTED:
+                preparation = .skipped
+            default:
+                if case .failure(var error) = convert(result, query: query, file: file, line: line) {
+                    error.statementIndex = index
+                    preparation = .refused(error)
+                }
+            }
+        }
+        return preparation
+    }
+
+    /// The error of a statement Postgres skipped because statement `failedIndex` of its segment failed.
+    private func abortedError(
+        _ query: PostgresQuery, index: Int, failedIndex: Int?, file: String, line: Int
+    ) -> PostgresError {
+        var error = PostgresError(
+            code: .pipelineAborted, message: "skipped: statement \(failedIndex ?? -1) of the pipeline failed",
+            query: query.sql, file: file, line: line)
+        error.statementIndex = index
+        error.failedStatementIndex = failedIndex
+        return error
+    }
+}
