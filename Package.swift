@@ -37,6 +37,8 @@ let package = Package(
         ),
         // Day arithmetic for the hand-written timestamp codecs; no dependencies.
         .target(name: "CivilCalendar", swiftSettings: swiftSettings),
+        // The canonical UUID text read and written byte by byte (Foundation's goes through scanf/printf).
+        .target(name: "UUIDText", swiftSettings: swiftSettings),
         // HS256 access tokens and API keys, as Supabase's auth server signs them.
         .target(
             name: "CompassTokens",
@@ -58,13 +60,14 @@ let package = Package(
             dependencies: [
                 "CLibPQ",
                 "CivilCalendar",
+                "UUIDText",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         // The apps' models and client-side rules; Foundation only, so iOS can share it.
-        .target(name: "CompassDomain", dependencies: ["CivilCalendar"], swiftSettings: swiftSettings),
+        .target(name: "CompassDomain", dependencies: ["CivilCalendar", "UUIDText"], swiftSettings: swiftSettings),
         // Repositories issuing the specs' exact queries, user scope, migration runner.
         .target(
             name: "CompassData",
@@ -183,7 +186,8 @@ let package = Package(
             dependencies: ["Postgres", "CompassTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CompassDomainTests", dependencies: ["CompassDomain", "CivilCalendar"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CompassDomainTests", dependencies: ["CompassDomain", "CivilCalendar", "UUIDText"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CompassDataTests",
             dependencies: ["CompassData", "CompassDomain", "CompassTestSupport"],

@@ -27,11 +27,14 @@ public struct CivilTimestamp: Sendable, Hashable {
     /// Reads `text`; nil unless all of it matches the grammar above.
     public init?(parsing text: some StringProtocol) {
         var text = String(text)
-        let parsed = text.withUTF8 { bytes -> CivilTimestamp? in
-            var scanner = Scanner(bytes: bytes)
-            return scanner.timestamp()
-        }
-        guard let parsed else { return nil }
+        guard let parsed = text.withUTF8({ CivilTimestamp(utf8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// Reads UTF-8 bytes; nil unless all of them match the grammar above.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        var scanner = Scanner(bytes: bytes)
+        guard let parsed = scanner.timestamp() else { return nil }
         self = parsed
     }
 

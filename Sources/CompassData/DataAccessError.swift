@@ -1,3 +1,4 @@
+import CompassDomain
 import Foundation
 
 /// A request the data layer refuses before or after asking the database; the message names the value.
@@ -22,15 +23,15 @@ public enum DataAccessError: Error, Sendable, Hashable, CustomStringConvertible 
         case .userScopeRequired(let operation):
             return "\(operation) runs as a user: use a user scope, not the service role"
         case .notParentOfFamily(let userId, let familyId):
-            return "user \(userId.uuidString.lowercased()) is not a parent of family \(familyId.uuidString.lowercased())"
+            return "user \(userId.lowercasedString) is not a parent of family \(familyId.lowercasedString)"
         case .notAParent(let userId):
-            return "user \(userId.uuidString.lowercased()) is not a parent of any family"
+            return "user \(userId.lowercasedString) is not a parent of any family"
         case .notFound(let entity, let id):
-            return "no \(entity) \(id.uuidString.lowercased()) visible to this user"
+            return "no \(entity) \(id.lowercasedString) visible to this user"
         case .unknownSchool(let id):
-            return "school \(id.uuidString.lowercased()) is not one of this user's schools"
+            return "school \(id.lowercasedString) is not one of this user's schools"
         case .notAllowed(let entity, let id):
-            return "this user may not change \(entity) \(id.uuidString.lowercased())"
+            return "this user may not change \(entity) \(id.lowercasedString)"
         case .unexpectedValue(let table, let column):
             return "unexpected value in \(table).\(column)"
         }

@@ -1,3 +1,4 @@
+import CompassDomain
 import Foundation
 
 /// Who a scope's statements run as: a signed-in user under RLS, or the service role.
@@ -24,14 +25,14 @@ public enum DatabaseIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The `request.jwt.claims` JSON PostgREST would set for this identity.
     public var claimsJSON: String {
         switch self {
-        case .user(let id): return #"{"sub":"\#(id.uuidString.lowercased())","role":"authenticated"}"#
+        case .user(let id): return #"{"sub":"\#(id.lowercasedString)","role":"authenticated"}"#
         case .serviceRole: return #"{"role":"service_role"}"#
         }
     }
 
     public var description: String {
         switch self {
-        case .user(let id): return "user \(id.uuidString.lowercased())"
+        case .user(let id): return "user \(id.lowercasedString)"
         case .serviceRole: return "service role"
         }
     }

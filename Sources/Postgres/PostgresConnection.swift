@@ -134,7 +134,7 @@ public actor PostgresConnection {
         roundTrips += 1
         guard PQsendQuery(connection, sql) == 1 else { throw connectionError(connection, script, file, line) }
         try flush(connection, query: script, file: file, line: line)
-        var last: Result<PostgresResult, PostgresError> = .success(PostgresResult(columns: [], values: [], affectedRows: nil))
+        var last: Result<PostgresResult, PostgresError> = .success(.empty())
         var failure: PostgresError?
         while let result = try nextResult(connection, query: script, file: file, line: line) {
             last = convert(result, query: script, file: file, line: line)
@@ -293,6 +293,7 @@ public actor PostgresConnection {
         }
     }
 
+    /// Copies every value into one buffer (one allocation for the text, one for the spans).
     private static func copy(_ result: OpaquePointer) -> PostgresResult {
         let columnCount = PQnfields(result)
         let rowCount = PQntuples(result)
@@ -302,18 +303,34 @@ public actor PostgresConnection {
             columns.append(
                 PostgresColumn(name: String(cString: PQfname(result, column)), dataType: PostgresDataType(oid: PQftype(result, column))))
         }
-        var rows: [[String?]] = []
-        rows.reserveCapacity(Int(rowCount))
+        var spans: [PostgresResult.ValueSpan] = []
+        spans.reserveCapacity(Int(rowCount) * Int(columnCount))
+        var total = 0
         for row in 0..<rowCount {
-            var values: [String?] = []
-            values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
-                values.append(PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column)))
+                if PQgetisnull(result, row, column) == 1 {
+                    spans.append(PostgresResult.ValueSpan(start: total, length: -1))
+                } else {
+                    let length = PQgetlength(result, row, column)
+                    spans.append(PostgresResult.ValueSpan(start: total, length: length))
+                    total += Int(length)
+                }
             }
-            rows.append(values)
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var index = 0
+            for row in 0..<rowCount {
+                for column in 0..<columnCount {
+                    let span = spans[index]
+                    index += 1
+                    guard span.length > 0, let value = PQgetvalue(result, row, column) else { continue }
+                    UnsafeMutableRawPointer(buffer.baseAddress! + span.start).copyMemory(from: value, byteCount: Int(span.length))
+                }
+            }
+            initialized = total
         }
         let affected = String(cString: PQcmdTuples(result))
-        return PostgresResult(columns: columns, values: rows, affectedRows: Int(affected))
+        return PostgresResult(columns: columns, bytes: bytes, spans: spans, rowCount: Int(rowCount), affectedRows: Int(affected))
     }
 
     private static func serverError(_ result: OpaquePointer, query: PostgresQuery, file: String, line: Int) -> PostgresError {

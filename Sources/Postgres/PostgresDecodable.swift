@@ -1,9 +1,16 @@
+import CivilCalendar
 import Foundation
+import UUIDText
 
 /// A Swift type a column value (text format) can be decoded into.
 public protocol PostgresDecodable: Sendable {
     /// Decodes non-NULL text of the given Postgres type; throws a reason (a String) on failure.
     static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Self
+    /// The same from the text's UTF-8 bytes, valid only during the call. The default makes a
+    /// `String` and calls ``decode(postgresText:type:)``; the hot types read the bytes directly.
+    static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Self
     /// What SQL NULL decodes to; non-optional types refuse it.
     static func decodeNull() throws(PostgresDecodingFailure) -> Self
 }
@@ -17,6 +24,12 @@ public struct PostgresDecodingFailure: Error, Sendable {
 }
 
 extension PostgresDecodable {
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Self {
+        try decode(postgresText: String(decoding: bytes, as: UTF8.self), type: type)
+    }
+
     public static func decodeNull() throws(PostgresDecodingFailure) -> Self {
         throw PostgresDecodingFailure("unexpected NULL")
     }
@@ -27,6 +40,12 @@ extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
         try Wrapped.decode(postgresText: text, type: type)
     }
 
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Self {
+        try Wrapped.decode(postgresBytes: bytes, type: type)
+    }
+
     public static func decodeNull() throws(PostgresDecodingFailure) -> Self { nil }
 }
 
@@ -34,14 +53,39 @@ extension String: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> String {
         text
     }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
 }
 
 /// Integers accept int2/int4/int8 (and oid) columns and refuse others, so a wrong column is caught.
 private let integerTypes: Set<PostgresDataType> = [.int2, .int4, .int8, PostgresDataType(oid: 26)]
 
 private func decodeInteger<T: FixedWidthInteger>(_ text: String, _ type: PostgresDataType) throws(PostgresDecodingFailure) -> T {
+    var text = text
+    return try text.withUTF8 { bytes in Result { () throws(PostgresDecodingFailure) in try decodeInteger(bytes, type) } }.get()
+}
+
+/// Reads an optional `-` and decimal digits, checking for overflow, without building a String.
+private func decodeInteger<T: FixedWidthInteger>(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ type: PostgresDataType
+) throws(PostgresDecodingFailure) -> T {
     guard integerTypes.contains(type) else { throw PostgresDecodingFailure("not an integer column") }
-    guard let value = T(text) else { throw PostgresDecodingFailure("out of range for \(T.self)") }
+    let negative = bytes.first == UInt8(ascii: "-")
+    let digits = negative ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+    guard !digits.isEmpty else { throw PostgresDecodingFailure("not an integer") }
+    var value: T = 0
+    for byte in digits {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { throw PostgresDecodingFailure("not an integer") }
+        let digit = T(byte &- UInt8(ascii: "0"))
+        let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflow2) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+        guard !overflow1, !overflow2 else { throw PostgresDecodingFailure("out of range for \(T.self)") }
+        value = next
+    }
     return value
 }
 
@@ -49,11 +93,23 @@ extension Int: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Int {
         try decodeInteger(text, type)
     }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Int {
+        try decodeInteger(bytes, type)
+    }
 }
 
 extension Int16: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Int16 {
         try decodeInteger(text, type)
+    }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Int16 {
+        try decodeInteger(bytes, type)
     }
 }
 
@@ -61,11 +117,23 @@ extension Int32: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Int32 {
         try decodeInteger(text, type)
     }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Int32 {
+        try decodeInteger(bytes, type)
+    }
 }
 
 extension Int64: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Int64 {
         try decodeInteger(text, type)
+    }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Int64 {
+        try decodeInteger(bytes, type)
     }
 }
 
@@ -108,13 +176,31 @@ extension Bool: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> UUID {
+        var text = text
+        return try text.withUTF8 { bytes in Result { () throws(PostgresDecodingFailure) in try decode(postgresBytes: bytes, type: type) } }
+            .get()
+    }
+
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> UUID {
         guard type == .uuid || type == .text || type == .varchar else { throw PostgresDecodingFailure("not a uuid column") }
-        guard let value = UUID(uuidString: text) else { throw PostgresDecodingFailure("not a UUID") }
+        guard let value = UUID(canonicalText: bytes) else { throw PostgresDecodingFailure("not a UUID") }
         return value
     }
 }
 
 extension Date: PostgresDecodable {
+    public static func decode(
+        postgresBytes bytes: UnsafeBufferPointer<UInt8>, type: PostgresDataType
+    ) throws(PostgresDecodingFailure) -> Date {
+        // The common case, a timestamp with its time, read in place; the rest through the text path.
+        if type == .timestamptz || type == .timestamp, let parts = CivilTimestamp(utf8: bytes), parts.hasTime {
+            return Date(timeIntervalSince1970: parts.utcTimeInterval)
+        }
+        return try decode(postgresText: String(decoding: bytes, as: UTF8.self), type: type)
+    }
+
     public static func decode(postgresText text: String, type: PostgresDataType) throws(PostgresDecodingFailure) -> Date {
         switch type {
         case .timestamptz, .timestamp:

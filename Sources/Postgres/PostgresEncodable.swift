@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// A Swift value that can be bound as a query parameter (text format).
 public protocol PostgresEncodable: Sendable {
@@ -43,7 +44,7 @@ extension Bool: PostgresEncodable {
 }
 
 extension UUID: PostgresEncodable {
-    public var postgresText: String { uuidString.lowercased() }
+    public var postgresText: String { lowercasedText }
 }
 
 extension Decimal: PostgresEncodable {

@@ -7,19 +7,33 @@ public struct PostgresColumn: Hashable, Sendable {
 }
 
 /// The outcome of one statement, copied out of libpq (so it is a plain `Sendable` value).
+///
+/// Every value's text sits back to back in one byte buffer, so a result costs a few
+/// allocations however many values it holds; decoding reads the bytes in place.
 public struct PostgresResult: Sendable, RandomAccessCollection {
     /// The result's columns, in order.
     public let columns: [PostgresColumn]
-    /// The rows' values in text format; nil is NULL.
-    let values: [[String?]]
     /// Rows affected by INSERT/UPDATE/DELETE (or returned by SELECT), when the command reports it.
     public let affectedRows: Int?
+    /// The values' text (UTF-8), row by row, column by column.
+    let bytes: [UInt8]
+    /// Where each value (row-major) sits in `bytes`; a negative length is NULL.
+    let spans: [ValueSpan]
+    /// Rows in the result.
+    let rowCount: Int
     /// Column name → index, built once per result.
     let columnIndex: [String: Int]
 
-    init(columns: [PostgresColumn], values: [[String?]], affectedRows: Int?) {
+    struct ValueSpan: Sendable {
+        var start: Int
+        var length: Int32
+    }
+
+    init(columns: [PostgresColumn], bytes: [UInt8], spans: [ValueSpan], rowCount: Int, affectedRows: Int?) {
         self.columns = columns
-        self.values = values
+        self.bytes = bytes
+        self.spans = spans
+        self.rowCount = rowCount
         self.affectedRows = affectedRows
         var index: [String: Int] = [:]
         for (position, column) in columns.enumerated() where index[column.name] == nil {
@@ -28,8 +42,13 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         self.columnIndex = index
     }
 
+    /// A result without rows (a command's, or an empty script's).
+    static func empty(affectedRows: Int? = nil) -> PostgresResult {
+        PostgresResult(columns: [], bytes: [], spans: [], rowCount: 0, affectedRows: affectedRows)
+    }
+
     public var startIndex: Int { 0 }
-    public var endIndex: Int { values.count }
+    public var endIndex: Int { rowCount }
 
     public subscript(position: Int) -> PostgresRow {
         PostgresRow(result: self, rowIndex: position)
@@ -46,8 +65,25 @@ public struct PostgresRow: Sendable {
     let result: PostgresResult
     let rowIndex: Int
 
-    /// The row's values by column, nil for NULL.
-    public var rawValues: [String?] { result.values[rowIndex] }
+    /// The row's values by column as text, nil for NULL.
+    public var rawValues: [String?] {
+        result.columns.indices.map { column in text(at: column) }
+    }
+
+    /// Whether the value at `index` is NULL (false past the last column).
+    public func isNull(at index: Int) -> Bool {
+        index < result.columns.count && span(at: index).length < 0
+    }
+
+    private func span(at column: Int) -> PostgresResult.ValueSpan {
+        result.spans[rowIndex * result.columns.count + column]
+    }
+
+    private func text(at column: Int) -> String? {
+        let span = span(at: column)
+        guard span.length >= 0 else { return nil }
+        return String(decoding: result.bytes[span.start..<span.start + Int(span.length)], as: UTF8.self)
+    }
 
     /// Decodes the column at `index`.
     public func decode<T: PostgresDecodable>(_ type: T.Type, at index: Int) throws -> T {
@@ -57,11 +93,13 @@ public struct PostgresRow: Sendable {
                 reason: "the result has only \(result.columns.count) columns")
         }
         let column = result.columns[index]
-        do {
-            if let text = result.values[rowIndex][index] {
-                return try T.decode(postgresText: text, type: column.dataType)
+        let span = span(at: index)
+        do throws(PostgresDecodingFailure) {
+            guard span.length >= 0 else { return try T.decodeNull() }
+            return try result.bytes.withUnsafeBufferPointer { (all) throws(PostgresDecodingFailure) -> T in
+                let value = UnsafeBufferPointer(rebasing: all[span.start..<span.start + Int(span.length)])
+                return try T.decode(postgresBytes: value, type: column.dataType)
             }
-            return try T.decodeNull()
         } catch {
             throw PostgresDecodingError(
                 column: column.name, columnIndex: index, swiftType: "\(T.self)",

@@ -81,6 +81,26 @@ struct RelativeTimeTests {
         #expect(RelativeTime.feed(date, now: Fixture.now, calendar: newYork) == "Jan 14")
     }
 
+    @Test("month and day agree with Foundation's calendar, across zones, DST changes and 1970")
+    func monthDayMatchesFoundation() {
+        let zones = ["UTC", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "Australia/Lord_Howe"]
+        for zone in zones.compactMap(TimeZone.init(identifier:)) {
+            let calendar = CompassCalendar.gregorian(in: zone)
+            // Every 7h 13m from 1969 to 2031: each hour of the day, both sides of every DST change.
+            var seconds = -31_536_000.0
+            while seconds < 1_950_000_000 {
+                let date = Date(timeIntervalSince1970: seconds)
+                let parts = calendar.dateComponents([.month, .day], from: date)
+                let expected = "\(RelativeTime.monthAbbreviation(parts.month!)) \(parts.day!)"
+                guard RelativeTime.monthDay(date, calendar: calendar) == expected else {
+                    Issue.record("\(zone.identifier) \(date): \(RelativeTime.monthDay(date, calendar: calendar)) != \(expected)")
+                    return
+                }
+                seconds += 7 * 3_600 + 13 * 60 + 0.5
+            }
+        }
+    }
+
     static let compactCases: [(Double, String)] = [
         (5, "5s"), (-3, "0s"), (120, "2m"), (3 * 3_600, "3h"), (2 * 86_400, "2d"), (8 * 86_400, "1w"), (29 * 86_400, "4w"),
     ]

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Relative time texts: the feed's "5m ago" style and the notifications' compact "5m" style.
@@ -30,8 +31,16 @@ public enum RelativeTime {
 
     /// `Jan 15`: the abbreviated English month and the day, in `calendar`'s time zone.
     public static func monthDay(_ date: Date, calendar: Calendar = CompassCalendar.utc) -> String {
-        let parts = calendar.dateComponents([.month, .day], from: date)
-        return "\(monthAbbreviation(parts.month ?? 1)) \(parts.day ?? 1)"
+        guard calendar.identifier == .gregorian else {
+            let parts = calendar.dateComponents([.month, .day], from: date)
+            return "\(monthAbbreviation(parts.month ?? 1)) \(parts.day ?? 1)"
+        }
+        // Gregorian day arithmetic directly: `Calendar.dateComponents` cost more than the rest
+        // of building a feed event put together.
+        let offset = Int64(calendar.timeZone.secondsFromGMT(for: date))
+        let localSeconds = Int64(date.timeIntervalSince1970.rounded(.down)) + offset
+        let civil = CivilCalendar.date(days: CivilCalendar.floorDivide(localSeconds, 86_400))
+        return "\(monthAbbreviation(Int(civil.month))) \(civil.day)"
     }
 
     /// The English abbreviation of `month` (1 = `Jan`), fixed so output never depends on the host's locale.

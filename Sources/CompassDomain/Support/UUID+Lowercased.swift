@@ -1,9 +1,10 @@
 import Foundation
+import UUIDText
 
 extension UUID {
     /// The UUID in lower case, the way PostgreSQL prints it (`uuidString` is upper case).
     public var lowercasedString: String {
-        uuidString.lowercased()
+        lowercasedText
     }
 
     /// Whether `self` sorts before `other` the way PostgreSQL orders `uuid` values: byte by byte.

@@ -143,7 +143,7 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
         let snapshot = try result[0].decode(String.self, at: 0)
         var page: [PagedChange] = []
         page.reserveCapacity(result.count)
-        for row in result where row.rawValues[1] != nil {
+        for row in result where !row.isNull(at: 1) {
             page.append(try Self.change(from: row, offset: 1))
         }
         return (snapshot, page)
