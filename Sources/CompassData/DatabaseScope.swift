@@ -66,7 +66,7 @@ public struct DatabaseScope: Sendable {
         async throws -> [[Result<PostgresResult, PostgresError>]]
     {
         let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
-        recorder?.record(roundTrip: segments.flatMap { $0.map(\.sql) })
+        recorder?.record(roundTrip: scoped)
         let results = try await send(scoped, file: file, line: line)
         return try results.map { segment in
             if case .failure(let error) = segment.first { throw error }

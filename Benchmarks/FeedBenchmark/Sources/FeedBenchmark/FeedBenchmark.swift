@@ -9,7 +9,8 @@ import Postgres
 /// swift run -c release FeedBenchmark --database-url "$DATABASE_URL" [--users 50] [--iterations 10]
 /// ```
 /// Picks users with 50+ rows in every feed source, loads each one's feed with each
-/// strategy (interleaved, after a warm-up), and prints p50/p99 latency and round trips per feed.
+/// strategy (interleaved, after a warm-up), and prints p50/p99 latency and round trips per
+/// feed, with the libpq floor and PostgresNIO peer beside it (ratios, since the machine is noisy).
 @main
 struct FeedBenchmark {
     struct Options {
@@ -55,9 +56,10 @@ struct FeedBenchmark {
         guard let url = options.databaseURL else { throw UsageError("pass --database-url or set DATABASE_URL") }
         var logger = Logger(label: "feed-benchmark")
         logger.logLevel = .warning
-        let connection = try await PostgresConnection.connect(to: PostgresConfiguration(url: url), logger: logger)
-        let users = try await heavyUsers(limit: options.users, on: connection)
-        guard !users.isEmpty else {
+        let configuration = try PostgresConfiguration(url: url)
+        let connection = try await PostgresConnection.connect(to: configuration, logger: logger)
+        let ids = try await heavyUsers(limit: options.users, on: connection)
+        guard !ids.isEmpty else {
             throw UsageError("no user has 50+ rows in every feed source: run `compass seed scale --users 10000` first")
         }
         let totals = try await connection.query(
@@ -66,11 +68,18 @@ struct FeedBenchmark {
                  + (SELECT count(*) FROM documents) + (SELECT count(*) FROM activities) + (SELECT count(*) FROM likes)
                  + (SELECT count(*) FROM follows)
             """)
+        var users: [FeedUser] = []
+        for id in ids { users.append(try await FeedUser.recording(id, on: connection)) }
+        let peer = PostgresNIOPeer(
+            host: configuration.host, port: Int(configuration.port) ?? 5432, user: configuration.user,
+            password: configuration.value(for: "password"), database: configuration.database, logger: logger)
+        let peerRun = Task { await peer.client.run() }
+        defer { peerRun.cancel() }
         print("Feed benchmark: \(users.count) users with 50+ rows per source, \(options.iterations) loads each per strategy")
         print("database: \(connection.configuration.endpoint)/\(connection.configuration.database), "
               + "\(try totals[0].decode(Int.self, at: 0)) rows in the big tables")
         // Warm-up: every strategy once per user (caches, plans).
-        for user in users { for strategy in FeedStrategy.allCases { _ = try await strategy.load(user, on: connection) } }
+        for user in users { for strategy in FeedStrategy.allCases { _ = try await strategy.load(user, on: connection, peer: peer) } }
         var samples: [FeedStrategy: [Duration]] = [:]
         var roundTrips: [FeedStrategy: Int] = [:]
         var events = 0
@@ -80,7 +89,8 @@ struct FeedBenchmark {
                 for strategy in FeedStrategy.allCases {
                     let before = await connection.roundTrips
                     let start = clock.now
-                    events = try await strategy.load(user, on: connection)
+                    let count = try await strategy.load(user, on: connection, peer: peer)
+                    if strategy == .pipelined { events = count }
                     samples[strategy, default: []].append(clock.now - start)
                     roundTrips[strategy, default: 0] += await connection.roundTrips - before
                 }
@@ -89,17 +99,24 @@ struct FeedBenchmark {
         let loads = users.count * options.iterations
         print("events per feed: \(events) (3 × 50 merged)")
         print()
-        let header = ["strategy", "p50 ms", "p99 ms", "mean ms", "round trips/feed"]
+        let header = ["strategy", "p50 ms", "p99 ms", "mean ms", "p50 ÷ floor", "round trips/feed"]
+        let sorted = samples.mapValues { $0.sorted() }
+        let floor = percentile(sorted[.libpqFloor] ?? [], 0.50)
         var rows: [[String]] = []
         for strategy in FeedStrategy.allCases {
-            let sorted = (samples[strategy] ?? []).sorted()
+            let times = sorted[strategy] ?? []
+            let p50 = percentile(times, 0.50)
             rows.append([
-                strategy.rawValue, milliseconds(percentile(sorted, 0.50)), milliseconds(percentile(sorted, 0.99)),
-                milliseconds(sorted.reduce(Duration.zero, +) / max(1, sorted.count)),
-                String(format: "%.1f", Double(roundTrips[strategy] ?? 0) / Double(loads)),
+                strategy.rawValue, milliseconds(p50), milliseconds(percentile(times, 0.99)),
+                milliseconds(times.reduce(Duration.zero, +) / max(1, times.count)), ratio(p50, floor),
+                strategy == .postgresNIO ? "-" : String(format: "%.1f", Double(roundTrips[strategy] ?? 0) / Double(loads)),
             ])
         }
         printTable(header, rows)
+        let feed = percentile(sorted[.pipelined] ?? [], 0.50)
+        let nio = percentile(sorted[.postgresNIO] ?? [], 0.50)
+        print()
+        print("the feed (pipelined) at p50: \(ratio(feed, floor)) the libpq floor, \(ratio(nio, feed)) faster than PostgresNIO")
         await connection.close()
     }
 
@@ -122,6 +139,10 @@ struct FeedBenchmark {
         guard !sorted.isEmpty else { return .zero }
         let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)
         return sorted[max(0, index)]
+    }
+
+    static func ratio(_ duration: Duration, _ base: Duration) -> String {
+        base == .zero ? "-" : String(format: "%.2f×", duration / base)
     }
 
     static func milliseconds(_ duration: Duration) -> String {
