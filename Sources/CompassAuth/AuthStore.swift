@@ -95,20 +95,28 @@ public struct AuthStore: Sendable {
     }
 
     /// Checks `password` for `email` (bcrypt in Postgres); a match records the sign-in time.
+    ///
+    /// bcrypt runs whether or not the account exists (against ``absentAccountHash`` when it
+    /// does not), so the reply's timing does not tell who has an account.
     public func authenticate(email: String, password: String, on tx: PostgresConnection) async throws -> Authentication {
         let rows = try await tx.query("""
-            SELECT u.id, u.email_confirmed_at IS NOT NULL FROM auth.users AS u
-             WHERE u.email = \(email) AND u.encrypted_password IS NOT NULL
-               AND u.encrypted_password = extensions.crypt(\(password), u.encrypted_password)
+            SELECT u.id, u.email_confirmed_at IS NOT NULL,
+                   extensions.crypt(\(password), coalesce(u.encrypted_password, \(AuthStore.absentAccountHash))) = u.encrypted_password
+              FROM (SELECT) AS one LEFT JOIN auth.users AS u ON u.email = \(email)
             """)
-        guard let row = rows.first else { return .invalid }
-        let (id, confirmed) = try row.decode((UUID, Bool).self)
+        guard let row = rows.first, case let (id?, confirmed?, true?) = try row.decode((UUID?, Bool?, Bool?).self) else {
+            return .invalid
+        }
         guard confirmed else { return .unconfirmed }
         let user = try AuthStore.decodeUser(try await tx.query("""
             UPDATE auth.users AS u SET last_sign_in_at = now() WHERE u.id = \(id) RETURNING \(unescaped: AuthStore.userJSON)
             """))
         return user.map(Authentication.valid) ?? .invalid
     }
+
+    /// A bcrypt hash (cost 10, like real ones) of a text no one signs in with, checked when the
+    /// email has no account (or no password) so that sign-in costs the same either way.
+    static let absentAccountHash = "$2a$10$VpA3PCutG0MO1/.kOTYKGuh0Stgj10NGNIEvJ.0A124gR09hw5bzO"
 
     /// Changes what is given (password re-hashed, metadata merged key by key); nil when there is no such user.
     public func updateUser(

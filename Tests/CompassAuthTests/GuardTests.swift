@@ -1,5 +1,7 @@
 import CompassAuth
+import CompassTestSupport
 import Foundation
+import Postgres
 import Testing
 
 @Suite("/auth/v1 limits and admin", .serialized)
@@ -61,6 +63,36 @@ struct GuardTests {
             #expect(try await auth.send(.delete, "/admin/users/\(id)", bearer: admin).status == .ok)
             #expect(try await auth.send(.get, "/admin/users/\(id)", bearer: admin).code == "user_not_found")
             #expect(try await auth.send(.get, "/admin/users/not-a-uuid", bearer: admin).status == .notFound)
+        }
+    }
+
+    @Test("an unknown email costs a bcrypt check like a wrong password, so timing does not reveal accounts")
+    func unknownEmailsRunBcryptToo() async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let connection = try await database.connect()
+            let store = AuthStore(pool: PostgresPool(configuration: database.configuration, logger: TestDatabase.logger))
+            // Count calls of pgcrypto's crypt() (the pending counts are not flushed inside a transaction).
+            try await connection.query("SET track_functions = 'all'")
+            func cryptCalls(_ email: String, _ password: String) async throws -> (Int, AuthStore.Authentication) {
+                try await connection.withTransaction { tx in
+                    func calls() async throws -> Int {
+                        let rows = try await tx.query(
+                            "SELECT coalesce(sum(calls), 0)::int FROM pg_stat_xact_user_functions WHERE funcname = 'crypt'")
+                        return try rows[0].decode(Int.self, at: 0)
+                    }
+                    let before = try await calls()
+                    let outcome = try await store.authenticate(email: email, password: password, on: tx)
+                    return (try await calls() - before, outcome)
+                }
+            }
+            let (unknown, unknownOutcome) = try await cryptCalls("nobody-here@example.com", "whatever-password")
+            let (wrong, wrongOutcome) = try await cryptCalls("sofia.rivera@example.com", "not-her-password")
+            let (right, rightOutcome) = try await cryptCalls("sofia.rivera@example.com", AuthHarness.demoPassword)
+            #expect(unknown == 1 && wrong == 1 && right == 1)
+            if case .invalid = unknownOutcome {} else { Issue.record("an unknown email must be refused") }
+            if case .invalid = wrongOutcome {} else { Issue.record("a wrong password must be refused") }
+            if case .valid = rightOutcome {} else { Issue.record("the right password must sign in") }
+            await connection.close()
         }
     }
 }

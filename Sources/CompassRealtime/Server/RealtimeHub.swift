@@ -32,7 +32,8 @@ public final class RealtimeHub: Sendable {
 
     /// Builds the shared parts from `configuration.databaseURL`; nothing connects yet.
     public convenience init(configuration: WorkerConfiguration, logger: Logger) async throws {
-        let postgres = try PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker")
+        var postgres = try PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker")
+        postgres.preparedStatementCacheSize = configuration.statementCacheSize
         // Its own application_name, so operators can tell the LISTEN connection apart.
         let listener = try PostgresConfiguration(
             url: configuration.databaseURL, applicationName: configuration.listenApplicationName)

@@ -41,6 +41,8 @@ public struct WorkerConfiguration: Sendable {
     public var shutdownGracePeriod: Duration = .seconds(5)
     /// Connections the HTTP APIs (auth, REST, /api) may hold open at once.
     public var apiPoolSize = 10
+    /// Statements each database connection keeps prepared; 0 for a pooler that cannot keep them.
+    public var statementCacheSize = 256
     /// The `application_name` of the LISTEN connection.
     public var listenApplicationName = "compass-worker-listen"
 
@@ -99,6 +101,12 @@ public struct WorkerConfiguration: Sendable {
         if let timeout = try seconds("COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS") { idleTimeout = timeout }
         if let frames = try count("COMPASS_REALTIME_OUTBOUND_BUFFER") { outboundBufferFrames = frames }
         if let size = try count("COMPASS_DB_POOL_SIZE") { apiPoolSize = size }
+        if let text = value("COMPASS_DB_STATEMENT_CACHE_SIZE") {
+            guard let size = Int(text), size >= 0 else {
+                throw WorkerConfigurationError("COMPASS_DB_STATEMENT_CACHE_SIZE '\(text)' is not a whole number (0 turns the cache off)")
+            }
+            statementCacheSize = size
+        }
     }
 
     /// The base URL clients are given (`ws://host:port/realtime/v1`).
