@@ -74,20 +74,24 @@ extension PostgresConnection {
 
         // A failed DEALLOCATE means the statement was already gone: nothing to do.
         if !deallocations.isEmpty {
-            _ = try readSegment(deallocations, steps: deallocations.map { _ in .unnamed }, on: connection, file: file, line: line)
+            var none: Set<Int> = []
+            _ = try readSegment(
+                deallocations, steps: deallocations.map { _ in .unnamed }, unprepared: &none, on: connection, file: file,
+                line: line)
         }
+        // Statements prepared here whose preparation failed or was skipped: prepare them next time.
+        var unprepared: Set<Int> = []
         var results: [[Result<PostgresResult, PostgresError>]] = []
         var stale: [Int] = []
         for (index, (segment, steps)) in zip(segments, plan.steps).enumerated() {
-            let outcomes = try readSegment(segment, steps: steps, on: connection, file: file, line: line)
+            unprepared.removeAll()
+            let outcomes = try readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
+            for position in unprepared { statements.forget(segment[position].sql) }
             for (query, (step, outcome)) in zip(segment, zip(steps, outcomes)) {
                 guard case .failure(let error) = outcome else { continue }
                 switch step {
-                case .unnamed:
+                case .unnamed, .prepareAndRun:
                     continue
-                case .prepareAndRun:
-                    // Not prepared (it failed, or the segment was aborted before it): prepare next time.
-                    statements.forget(query.sql)
                 case .named:
                     guard error.code == .server else { continue }
                     if error.sqlState == .invalidSQLStatementName {
@@ -105,10 +109,11 @@ extension PostgresConnection {
         return (results, stale)
     }
 
-    /// Reads one segment's results (a prepared-here statement's preparation first) and its sync.
+    /// Reads one segment's results (a prepared-here statement's preparation first) and its sync;
+    /// adds to `unprepared` the positions whose preparation failed or was skipped.
     private func readSegment(
-        _ queries: [PostgresQuery], steps: [PreparedStatementCache.Step], on connection: OpaquePointer,
-        file: String, line: Int
+        _ queries: [PostgresQuery], steps: [PreparedStatementCache.Step], unprepared: inout Set<Int>,
+        on connection: OpaquePointer, file: String, line: Int
     ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
         var outcomes: [Result<PostgresResult, PostgresError>] = []
         var failedIndex: Int?
@@ -119,8 +124,10 @@ extension PostgresConnection {
                 case .prepared:
                     break
                 case .skipped:
+                    unprepared.insert(index)
                     outcome = .failure(abortedError(query, index: index, failedIndex: failedIndex, file: file, line: line))
                 case .refused(let error):
+                    unprepared.insert(index)
                     outcome = .failure(error)
                     if failedIndex == nil { failedIndex = index }
                 }

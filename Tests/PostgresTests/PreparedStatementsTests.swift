@@ -123,6 +123,20 @@ struct PreparedStatementsTests {
         }
     }
 
+    @Test func aStatementThatFailsWhenRunStaysPreparedOnceNotOncePerFailure() async throws {
+        try await TestDatabase.with { database in
+            let connection = try await connect(database)
+            func divide(by divisor: Int) -> PostgresQuery { PostgresQuery("SELECT 10 / \(divisor)::int").prepared }
+            for _ in 0..<3 {
+                await #expect(throws: PostgresError.self) { try await connection.query(divide(by: 0)) }
+            }
+            #expect(try await connection.query(divide(by: 2))[0].decode(Int.self, at: 0) == 5)
+            #expect(try await serverStatements(connection).count == 1)
+            #expect(await connection.preparedStatementCount == 1)
+            await connection.close()
+        }
+    }
+
     @Test func capacityZeroPreparesNothing() async throws {
         try await TestDatabase.with { database in
             let connection = try await connect(database, capacity: 0)
