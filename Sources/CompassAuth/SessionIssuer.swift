@@ -8,8 +8,9 @@ import Postgres
 /// A refresh token is opaque: a session's first is random, each successor is an HMAC of its
 /// predecessor under the JWT secret. Only SHA-256 hashes are stored, yet a client replaying a
 /// just-rotated token within the grace interval can be handed the session's current token
-/// again (derived from the replayed one), as GoTrue does. After the interval a replay ends the
-/// whole session. The clock is injectable so tests can step past the interval.
+/// again (derived from the replayed one). The active token's direct parent gets it back at any
+/// time, as GoTrue does for a client that lost a refresh reply; any other replay after the
+/// interval ends the whole session. The clock is injectable so tests can step past the interval.
 public struct SessionIssuer: Sendable {
     let store: AuthStore
     let issuer: AccessTokenIssuer
@@ -51,8 +52,14 @@ public struct SessionIssuer: Sendable {
                 try await store.rotate(row, parentHash: presented, newHash: SessionIssuer.hash(next), now: time, on: tx)
                 return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, signedInAt: row.signedInAt))
             }
-            if time.timeIntervalSince(row.updatedAt) <= configuration.refreshReuseInterval,
-                let active = try await store.activeTokenHash(session: row.sessionID, on: tx),
+            let active = try await store.activeTokenHash(session: row.sessionID, on: tx)
+            let child = derive(from: token)
+            // As GoTrue: the direct parent of the active token gets it back however late (its
+            // client lost the reply to its refresh); older tokens only within the interval.
+            if let active, SessionIssuer.hash(child) == active {
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: child, signedInAt: row.signedInAt))
+            }
+            if time.timeIntervalSince(row.updatedAt) <= configuration.refreshReuseInterval, let active,
                 let current = descendant(of: token, hashing: active)
             {
                 return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, signedInAt: row.signedInAt))

@@ -34,6 +34,7 @@ struct AuthClientTests {
             #expect((out["rows"] as? Int ?? 0) > 0)
             let realtime = try #require(out["realtime"] as? [String: Any])
             #expect(realtime["received"] as? String == realtime["inserted"] as? String)
+            #expect(out["parent_replay"] as? Bool == true)
             #expect(out["reuse"] as? String == "refresh_token_already_used")
             #expect(out["after_reuse"] as? String == "refresh_token_not_found")
             #expect(out["wrong_password"] as? String == "invalid_credentials")

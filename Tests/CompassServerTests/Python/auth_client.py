@@ -57,10 +57,14 @@ async def main(url, anon_key, email, password, family):
         except AuthApiError as error:
             return error.code
 
-    # Replaying the rotated-away token after the reuse interval ends the session.
     await asyncio.sleep(2)
+    # The active token's direct parent gets the active token back however late (a lost refresh reply).
+    again = await client.auth.refresh_session(first_refresh)
+    out["parent_replay"] = again.session.refresh_token == refreshed.session.refresh_token
+    third = await client.auth.refresh_session()
+    # Replaying an older token after the reuse interval ends the session.
     out["reuse"] = await code_of(lambda: client.auth.refresh_session(first_refresh))
-    out["after_reuse"] = await code_of(lambda: client.auth.refresh_session(refreshed.session.refresh_token))
+    out["after_reuse"] = await code_of(lambda: client.auth.refresh_session(third.session.refresh_token))
 
     out["wrong_password"] = await code_of(
         lambda: client.auth.sign_in_with_password({"email": email, "password": "not-the-password"}))
