@@ -28,16 +28,10 @@ enum PasswordInput {
 }
 
 extension AuthUser {
-    /// The row `compass users` prints.
-    var tableRow: [String] {
+    /// The row `compass users` prints; `appRole` is the profile's (`athlete`/`parent`), if any.
+    func tableRow(appRole: String?) -> [String] {
         [id, email ?? "", appRole ?? "", emailConfirmedAt == nil ? "no" : "yes", lastSignInAt ?? "never",
          createdAt]
-    }
-
-    /// The app's role (`athlete`/`parent`) from the user metadata, when set.
-    var appRole: String? {
-        guard case .object(let fields) = userMetadata, case .string(let role)? = fields["role"] else { return nil }
-        return role
     }
 
     static let tableHeader = ["id", "email", "role", "confirmed", "last sign-in", "created"]

@@ -47,7 +47,7 @@ struct UsersCreateCommand: AsyncParsableCommand {
         if database.json {
             try Output.json(user)
         } else {
-            Output.table(AuthUser.tableHeader, [user.tableRow])
+            Output.table(AuthUser.tableHeader, [user.tableRow(appRole: role)])
         }
     }
 }

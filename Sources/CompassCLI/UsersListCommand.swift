@@ -1,5 +1,7 @@
 import ArgumentParser
 import CompassAuth
+import CompassData
+import Foundation
 
 /// `compass users list`: every account, oldest first.
 struct UsersListCommand: AsyncParsableCommand {
@@ -14,7 +16,10 @@ struct UsersListCommand: AsyncParsableCommand {
         if database.json {
             try Output.json(["users": users])
         } else {
-            Output.table(AuthUser.tableHeader, users.map(\.tableRow))
+            // The role column is the app's (`profiles.role`), which the accounts' metadata may not hold.
+            let ids = users.compactMap { UUID(uuidString: $0.id) }
+            let roles = try await database.withConnection { try await UsersRepository(scope: .serviceRole(on: $0)).appRoles(ids) }
+            Output.table(AuthUser.tableHeader, users.map { $0.tableRow(appRole: UUID(uuidString: $0.id).flatMap { roles[$0] }) })
         }
     }
 }

@@ -25,6 +25,22 @@ public struct UsersRepository: Sendable {
         """
     }
 
+    /// `SELECT user_id, role FROM profiles WHERE user_id = ANY($1) AND role IS NOT NULL`
+    static func appRolesQuery(ids: [UUID]) -> PostgresQuery {
+        "SELECT user_id, role FROM profiles WHERE user_id = ANY(\(ids)) AND role IS NOT NULL"
+    }
+
+    /// The app role (`athlete`/`parent`) in each user's profile; users without one are left out.
+    public func appRoles(_ ids: [UUID]) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        var roles: [UUID: String] = [:]
+        for row in try await scope.query(Self.appRolesQuery(ids: ids)) {
+            let (id, role) = try row.decode((UUID, String).self)
+            roles[id] = role
+        }
+        return roles
+    }
+
     /// The user, or nil when no such id is in `auth.users`.
     public func user(_ id: UUID) async throws -> UserSummary? {
         guard let row = try await scope.query(Self.userQuery(id: id)).first else { return nil }

@@ -41,6 +41,9 @@ struct UsersCommandTests {
             #expect(listed.status == 0)
             #expect(listed.stdout.contains("ana.lopez@example.com"))
             #expect(listed.stdout.contains("maria.rivera@example.com"))
+            // The role column is the profile's: the demo users' metadata holds none.
+            let maria = try #require(listed.stdout.split(separator: "\n").first { $0.contains("maria.rivera@example.com") })
+            #expect(maria.split(separator: " ").contains("parent"))
 
             try await connection.query("""
                 INSERT INTO auth.sessions (user_id) VALUES (\(UUID(uuidString: id)!))
