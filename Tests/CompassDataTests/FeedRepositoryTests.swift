@@ -131,3 +131,20 @@ struct FeedRepositoryTests {
         }
     }
 }
+
+@Suite("FeedResponse's JSON")
+struct FeedResponseJSONTests {
+    @Test func writtenWithWarningsIsByteForByteTheEncoders() async throws {
+        try await Demo.withDatabase { connection in
+            let snapshot = try await FeedRepository(scope: .user(Demo.sofia, on: connection)).load()
+            var failed = snapshot
+            failed.failures[.documents] = PostgresError(code: .server, message: "permission denied")
+            for snapshot in [snapshot, failed] {
+                let response = FeedResponse(request: FeedRequest(), snapshot: snapshot, now: Date())
+                #expect(!response.page.events.isEmpty)
+                let expected = try CompassJSON.encoder().encode(response) + Data("\n".utf8)
+                #expect(String(decoding: try CompassJSON.encode(response), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+            }
+        }
+    }
+}

@@ -57,6 +57,24 @@ public struct FeedResponse: Sendable, Encodable {
     }
 }
 
+extension FeedResponse: CompassJSONWritable {
+    /// The page's keys, then `warnings` (sorted after them) only when there are some.
+    public func write(to json: inout PrettyJSONWriter) {
+        json.object { json in
+            page.writeMembers(to: &json)
+            if !warnings.isEmpty {
+                json.key("warnings")
+                json.array { json in
+                    for warning in warnings {
+                        json.element()
+                        json.string(warning)
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension FeedRepository {
     /// Loads the feed (two round trips) and selects the requested page.
     public func response(for request: FeedRequest, now: Date = Date()) async throws -> FeedResponse {

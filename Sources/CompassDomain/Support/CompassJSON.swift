@@ -15,7 +15,14 @@ public enum CompassJSON {
     }
 
     /// `value` as one JSON document followed by a newline.
+    ///
+    /// A ``CompassJSONWritable`` value writes itself (the same bytes, tested, much faster).
     public static func encode(_ value: some Encodable) throws -> Data {
-        try encoder().encode(value) + Data("\n".utf8)
+        if let writable = value as? any CompassJSONWritable {
+            var json = PrettyJSONWriter()
+            writable.write(to: &json)
+            return Data(json.bytes) + Data("\n".utf8)
+        }
+        return try encoder().encode(value) + Data("\n".utf8)
     }
 }

@@ -1,0 +1,46 @@
+import CompassDomain
+import Foundation
+import Testing
+
+@Suite("PrettyJSONWriter writes what CompassJSON's JSONEncoder writes")
+struct PrettyJSONWriterTests {
+    /// Every ASCII control character, DEL, quotes, backslash, slash and non-ASCII text.
+    static let awkward = (0..<32).map { String(UnicodeScalar(UInt8($0))) }.joined()
+        + "\u{7F} \"quoted\" back\\slash a/b/c é 漢字 🏈 \u{2028}\u{2029} </script>"
+
+    func event(_ n: Int, text: String, optionalsSet: Bool, metadata: [String: String]?) -> ActivityEvent {
+        ActivityEvent(
+            id: "interaction-\(Fixture.uuid(n))", type: [.interaction, .schoolStatusChange, .documentUpload][n % 3],
+            date: Fixture.ago(Double(n) * 3_600), title: "Title \(text)", description: text, icon: "💬",
+            entityType: optionalsSet ? "school" : nil, entityId: optionalsSet ? "\(Fixture.uuid(n + 100))" : nil,
+            entityName: optionalsSet ? text : nil, metadata: metadata, isClickable: n % 2 == 0,
+            clickUrl: optionalsSet ? "/interactions/\(Fixture.uuid(n))" : nil)
+    }
+
+    func expectSameBytes(_ value: some CompassJSONWritable) throws {
+        let expected = try CompassJSON.encoder().encode(value)
+        var json = PrettyJSONWriter()
+        value.write(to: &json)
+        #expect(String(decoding: json.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        // And CompassJSON takes this path.
+        #expect(try CompassJSON.encode(value) == Data(json.bytes) + Data("\n".utf8))
+    }
+
+    @Test func aPageOfAwkwardEventsIsByteForByteTheEncoders() throws {
+        let events = [
+            event(1, text: Self.awkward, optionalsSet: true, metadata: ["relativeTime": "2h ago"]),
+            event(2, text: "", optionalsSet: false, metadata: nil),
+            event(3, text: "plain", optionalsSet: true, metadata: ["relativeTime": "Jan 15", "b": Self.awkward, "A": ""]),
+            event(4, text: "{\"json\": [1, 2]}", optionalsSet: false, metadata: [:]),
+        ]
+        try expectSameBytes(ActivityFeedPage(events: events, page: 2, totalPages: 7, total: 123))
+    }
+
+    @Test func anEmptyPageIsByteForByteTheEncoders() throws {
+        try expectSameBytes(ActivityFeedPage(events: [], page: 1, totalPages: 1, total: 0))
+    }
+
+    @Test func negativeAndLargeNumbersAreByteForByteTheEncoders() throws {
+        try expectSameBytes(ActivityFeedPage(events: [], page: -1, totalPages: Int.max, total: Int.min))
+    }
+}
