@@ -11,9 +11,10 @@ public struct PostgresConfiguration: Sendable {
     private(set) var parameters: [(key: String, value: String)]
 
     /// How many statements each connection keeps prepared (``PostgresQuery/prepared``); 0 prepares
-    /// none, for a pooler that cannot keep a session's prepared statements (PgBouncer in
-    /// transaction mode before 1.21).
-    public var preparedStatementCacheSize = 256
+    /// none, for any pooler in transaction mode (PgBouncer's, whatever its version), where a
+    /// session's prepared statements do not follow its transactions. Each holds a plan in the
+    /// server's memory; REST requests of many shapes take slots too, least recently used first out.
+    public var preparedStatementCacheSize = 128
 
     /// Host name, IP address or unix-socket directory, for messages.
     public var host: String { value(for: "hostaddr") ?? value(for: "host") ?? "localhost" }

@@ -29,12 +29,14 @@ extension PostgresConnection {
     /// yet is prepared right before its first run, in the same segment (so with that segment's
     /// role), and a failure to prepare it is that statement's error. A segment that failed only
     /// because a cached statement was gone or stale (someone ran `DISCARD ALL`, a table's columns
-    /// changed) rolled back, so it is sent once more, freshly prepared, if no transaction is open.
+    /// changed) rolled back, so it is sent once more, freshly prepared, when the pipeline began and
+    /// ended outside any transaction; otherwise its error says ``PostgresError/isStalePreparedStatement``.
     public func pipeline(
         segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
     ) throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
+        let startedIdle = handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
         var (results, stale) = try runPipeline(segments, file: file, line: line)
-        guard !stale.isEmpty, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
+        guard !stale.isEmpty, startedIdle, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
         let retried = try runPipeline(stale.map { segments[$0] }, file: file, line: line).results
         for (index, segmentResults) in zip(stale, retried) { results[index] = segmentResults }
         return results
@@ -47,17 +49,21 @@ extension PostgresConnection {
     ) throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
         guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
         let connection = try requireOpen(first, file: file, line: line)
-        let plan = statements.plan(segments, mayDeallocate: PQtransactionStatus(connection) == PQTRANS_IDLE)
+        let idle = PQtransactionStatus(connection) == PQTRANS_IDLE
         guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }
-        defer { PQexitPipelineMode(connection) }
-        roundTrips += 1
-        func sync() throws(PostgresError) {
-            guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, first, file, line) }
+        var sent = false
+        defer {
+            PQexitPipelineMode(connection)
+            // Commands went out without their sync: the server would never answer the next one.
+            if !sent { abandon() }
         }
+        let plan = statements.plan(segments, mayDeallocate: idle)
+        roundTrips += 1
+        // Each DEALLOCATE behind its own sync: one whose statement is already gone fails alone.
         let deallocations = plan.deallocations.map { PostgresQuery(unsafeSQL: "DEALLOCATE \($0)") }
-        if !deallocations.isEmpty {
-            for query in deallocations { try send(query, on: connection, file: file, line: line) }
-            try sync()
+        for query in deallocations {
+            try send(query, on: connection, file: file, line: line)
+            try sync(connection, first, file, line)
         }
         for (segment, steps) in zip(segments, plan.steps) {
             for (query, step) in zip(segment, steps) {
@@ -68,16 +74,14 @@ extension PostgresConnection {
                 }
                 try send(query, as: step.name, on: connection, file: file, line: line)
             }
-            try sync()
+            try sync(connection, first, file, line)
         }
         try flush(connection, query: first, file: file, line: line)
+        sent = true
 
-        // A failed DEALLOCATE means the statement was already gone: nothing to do.
-        if !deallocations.isEmpty {
+        for query in deallocations {
             var none: Set<Int> = []
-            _ = try readSegment(
-                deallocations, steps: deallocations.map { _ in .unnamed }, unprepared: &none, on: connection, file: file,
-                line: line)
+            _ = try readSegment([query], steps: [.unnamed], unprepared: &none, on: connection, file: file, line: line)
         }
         // Statements prepared here whose preparation failed or was skipped: prepare them next time.
         var unprepared: Set<Int> = []
@@ -85,28 +89,30 @@ extension PostgresConnection {
         var stale: [Int] = []
         for (index, (segment, steps)) in zip(segments, plan.steps).enumerated() {
             unprepared.removeAll()
-            let outcomes = try readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
+            var outcomes = try readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
             for position in unprepared { statements.forget(segment[position].sql) }
-            for (query, (step, outcome)) in zip(segment, zip(steps, outcomes)) {
-                guard case .failure(let error) = outcome else { continue }
-                switch step {
-                case .unnamed, .prepareAndRun:
+            for (position, (query, step)) in zip(segment, steps).enumerated() {
+                guard case .named = step, case .failure(var error) = outcomes[position], error.code == .server else { continue }
+                // Gone (someone ran DEALLOCATE/DISCARD, so no cached name can be trusted), or its
+                // result type changed (a table changed under it).
+                if error.sqlState == .invalidSQLStatementName {
+                    statements.discardAll()
+                } else if error.sqlState == .featureNotSupported && error.routine == "RevalidateCachedQuery" {
+                    statements.statementStale(query.sql)
+                } else {
                     continue
-                case .named:
-                    guard error.code == .server else { continue }
-                    if error.sqlState == .invalidSQLStatementName {
-                        statements.forget(query.sql)
-                    } else if error.sqlState == .featureNotSupported, error.routine == "RevalidateCachedQuery" {
-                        statements.statementStale(query.sql)
-                    } else {
-                        continue
-                    }
-                    if stale.last != index { stale.append(index) }
                 }
+                error.isStalePreparedStatement = true
+                outcomes[position] = .failure(error)
+                if stale.last != index { stale.append(index) }
             }
             results.append(outcomes)
         }
         return (results, stale)
+    }
+
+    private func sync(_ connection: OpaquePointer, _ probe: PostgresQuery, _ file: String, _ line: Int) throws(PostgresError) {
+        guard PQpipelineSync(connection) == 1 else { throw connectionError(connection, probe, file, line) }
     }
 
     /// Reads one segment's results (a prepared-here statement's preparation first) and its sync;

@@ -147,8 +147,13 @@ public actor PostgresConnection {
 
     /// Drops every prepared statement of this session (`DEALLOCATE ALL`), the cache's included.
     public func deallocateAllPreparedStatements(file: String = #fileID, line: Int = #line) throws {
-        statements.removeAll()
         try query("DEALLOCATE ALL", file: file, line: line)
+        statements.removeAll()
+    }
+
+    /// Gives the connection up (it is closed and never reused): used when libpq was left mid-way.
+    func abandon() {
+        owned = nil
     }
 
     /// Statements this connection keeps prepared through its cache (for tests and benchmarks).

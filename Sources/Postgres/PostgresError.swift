@@ -58,6 +58,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public var column: String?
     /// The server function that raised the error (not translated, unlike `message`).
     public var routine: String?
+    /// True when a cached prepared statement was gone or stale: nothing ran, so the caller may
+    /// roll back and run the same work again (it is prepared afresh).
+    public internal(set) var isStalePreparedStatement = false
     /// The SQL text with `$n` placeholders.
     public var query: String?
     /// For pipelines: the zero-based index of the statement this error belongs to.

@@ -29,7 +29,8 @@ struct PreparedStatementCache: Sendable {
 
     /// How a pipeline's statements travel, decided before it is sent.
     struct Plan: Sendable {
-        /// Names to `DEALLOCATE` first (evicted, or left behind by a stale plan).
+        /// Names to `DEALLOCATE` first (evicted, or left behind by a stale plan); `ALL` after
+        /// ``PreparedStatementCache/discardAll()``.
         var deallocations: [String] = []
         /// For each segment and statement: how it is sent.
         var steps: [[Step]] = []
@@ -47,6 +48,8 @@ struct PreparedStatementCache: Sendable {
     private var nameCounter = 0
     /// Names whose server-side statements must go at the next pipeline.
     private var pendingDeallocations: [String] = []
+    /// Whether the next pipeline must start with `DEALLOCATE ALL`.
+    private var pendingDeallocateAll = false
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)
@@ -69,7 +72,8 @@ struct PreparedStatementCache: Sendable {
     /// a failed `DEALLOCATE` would abort the caller's transaction).
     mutating func plan(_ segments: [[PostgresQuery]], mayDeallocate: Bool) -> Plan {
         var plan = Plan()
-        guard capacity > 0 else {
+        // Until the pending DEALLOCATE ALL can go out, nothing new may be prepared (it would drop it).
+        guard capacity > 0, !(pendingDeallocateAll && !mayDeallocate) else {
             plan.steps = segments.map { $0.map { _ in .unnamed } }
             return plan
         }
@@ -103,8 +107,9 @@ struct PreparedStatementCache: Sendable {
         }
         pendingDeallocations += evict(sparing: used)
         if mayDeallocate {
-            plan.deallocations = pendingDeallocations
+            plan.deallocations = pendingDeallocateAll ? ["ALL"] : pendingDeallocations
             pendingDeallocations = []
+            pendingDeallocateAll = false
         }
         return plan
     }
@@ -136,5 +141,14 @@ struct PreparedStatementCache: Sendable {
     mutating func removeAll() {
         entries = [:]
         pendingDeallocations = []
+        pendingDeallocateAll = false
+    }
+
+    /// A cached name turned out missing on the server: someone dropped statements behind the
+    /// cache's back (`DISCARD ALL`, `DEALLOCATE ALL`), so none of the names can be trusted. Everything
+    /// is prepared again, after a `DEALLOCATE ALL` clears whatever is left.
+    mutating func discardAll() {
+        removeAll()
+        pendingDeallocateAll = true
     }
 }

@@ -177,4 +177,48 @@ struct RESTReadWriteTests {
             #expect(wrong.isError("PGRST202", status: 404))
         }
     }
+
+    @Test func aColumnTypeChangeAfterASchemaReloadDoesNotRunPlansPreparedForTheOldType() async throws {
+        try await RESTHarness.with { rest in
+            let token = try await rest.token(Demo.sofia)
+            _ = try await rest.adminQuery("CREATE TABLE public.type_probe (id int PRIMARY KEY, age int)")
+            _ = try await rest.adminQuery("INSERT INTO public.type_probe VALUES (1, 5)")
+            _ = try await rest.adminQuery("GRANT SELECT ON public.type_probe TO authenticated")
+            _ = try await rest.adminQuery("ALTER TABLE public.type_probe DISABLE ROW LEVEL SECURITY")
+            func reload() async throws {
+                let generation = await rest.api.store.generation
+                _ = try await rest.adminQuery("NOTIFY pgrst, 'reload schema'")
+                let deadline = ContinuousClock.now + .seconds(10)
+                while await rest.api.store.generation == generation, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            try await reload()
+            // Several times, so the pool's connection has the shape prepared with `$1` as int.
+            for _ in 0..<3 {
+                let found = try await rest.request(.get, "type_probe?select=id&age=eq.5", token: token)
+                #expect(found.status == 200 && found.array.count == 1)
+            }
+            _ = try await rest.adminQuery("ALTER TABLE public.type_probe ALTER COLUMN age TYPE text")
+            _ = try await rest.adminQuery("UPDATE public.type_probe SET age = 'five'")
+            try await reload()
+            let text = try await rest.request(.get, "type_probe?select=id&age=eq.five", token: token)
+            #expect(text.status == 200)
+            #expect(text.array.count == 1)
+        }
+    }
+
+    @Test func statementsDroppedBehindTheCachesBackAreRunAgainInsideTheRequestsTransaction() async throws {
+        try await RESTHarness.with { rest in
+            let token = try await rest.token(Demo.sofia)
+            let path = "interactions?select=id&logged_by=eq.\(Demo.sofia)"
+            let first = try await rest.request(.get, path, token: token)
+            #expect(first.status == 200 && !first.array.isEmpty)
+            // Requests one after another share one pooled connection: drop its statements unseen.
+            _ = try await rest.pool.withConnection { try await $0.executeScript(unsafeSQL: "DEALLOCATE ALL") }
+            let again = try await rest.request(.get, path, token: token)
+            #expect(again.status == 200)
+            #expect(again.array.count == first.array.count)
+        }
+    }
 }

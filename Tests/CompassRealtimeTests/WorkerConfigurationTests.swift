@@ -6,8 +6,8 @@ import Testing
 struct WorkerConfigurationTests {
     let required = ["DATABASE_URL": "postgresql://localhost/compass", "COMPASS_JWT_SECRET": "a-secret-of-32-characters-or-more!!"]
 
-    @Test func theStatementCacheDefaultsTo256AndZeroTurnsItOff() throws {
-        #expect(try WorkerConfiguration(environment: required).statementCacheSize == 256)
+    @Test func theStatementCacheDefaultsTo128AndZeroTurnsItOff() throws {
+        #expect(try WorkerConfiguration(environment: required).statementCacheSize == 128)
         let off = required.merging(["COMPASS_DB_STATEMENT_CACHE_SIZE": "0"]) { $1 }
         #expect(try WorkerConfiguration(environment: off).statementCacheSize == 0)
     }

@@ -78,6 +78,20 @@ struct PreparedStatementCacheTests {
         #expect(second.deallocations.isEmpty)
     }
 
+    @Test func aMissingNameDiscardsEveryNameAndDeallocatesAllFirst() {
+        var cache = PreparedStatementCache(capacity: 8)
+        _ = cache.plan([[scope, feed]], mayDeallocate: true)
+        cache.discardAll()
+        #expect(cache.count == 0)
+        // Inside a transaction the DEALLOCATE ALL cannot go out yet, so nothing is prepared either.
+        let inTransaction = cache.plan([[scope]], mayDeallocate: false)
+        #expect(inTransaction.deallocations.isEmpty)
+        #expect(inTransaction.steps == [[.unnamed]])
+        let next = cache.plan([[scope, feed]], mayDeallocate: true)
+        #expect(next.deallocations == ["ALL"])
+        #expect(next.steps[0].allSatisfy { if case .prepareAndRun = $0 { true } else { false } })
+    }
+
     @Test func capacityZeroSendsEverythingUnnamed() {
         var cache = PreparedStatementCache(capacity: 0)
         #expect(cache.plan([[scope, feed]], mayDeallocate: true).steps == [[.unnamed, .unnamed]])

@@ -54,9 +54,10 @@ struct PreparedStatementsTests {
             #expect(try after[0].decode(String.self, at: 1) == "new")
             // Inside the caller's transaction it cannot be retried: the error surfaces, the cache heals.
             try await connection.query("ALTER TABLE stale_probe ADD COLUMN c int")
-            await #expect(throws: PostgresError.self) {
+            let error = await #expect(throws: PostgresError.self) {
                 try await connection.withTransaction { try await $0.query(select) }
             }
+            #expect(error?.isStalePreparedStatement == true, "the caller may roll back and run it again")
             #expect(try await connection.query(select).columns.count == 3)
             // The stale statement was dropped on the server too, not left behind.
             #expect(try await serverStatements(connection).count == 1)

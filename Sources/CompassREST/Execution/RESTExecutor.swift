@@ -20,26 +20,37 @@ struct StatementResult: Sendable {
 struct RESTExecutor: Sendable {
     let pool: PostgresPool
 
+    /// Runs `statement` built from the schema cache of load `schemaGeneration`.
+    ///
+    /// The generation goes into the statement's text, so plans prepared before a schema reload
+    /// (their parameter types inferred from the old columns) are never run again. A statement that
+    /// was prepared but is gone or stale on the server fails before anything ran: the transaction
+    /// is rolled back and sent once more.
     func run(
-        _ statement: PostgresQuery, scope: RequestScope, readOnly: Bool,
+        _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool,
         check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
+        let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
         do {
             return try await pool.withConnection { connection in
-                var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, statement.prepared]
+                var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, tagged.prepared]
                 if readOnly { statements.append("COMMIT") }
-                do {
-                    let results = try await connection.pipeline(statements)
-                    for result in results { _ = try result.get() }
-                    let result = try Self.statementResult(try results[2].get())
-                    try check(result)
-                    if !readOnly { try await connection.query("COMMIT") }
-                    return result
-                } catch {
-                    // Still inside the failed (or refused) transaction: end it so the connection is reusable.
-                    if await !connection.isReusable, await !connection.isClosed { _ = try? await connection.query("ROLLBACK") }
-                    throw error
+                for attempt in 1...2 {
+                    do {
+                        let results = try await connection.pipeline(statements)
+                        for result in results { _ = try result.get() }
+                        let result = try Self.statementResult(try results[2].get())
+                        try check(result)
+                        if !readOnly { try await connection.query("COMMIT") }
+                        return result
+                    } catch {
+                        // Still inside the failed (or refused) transaction: end it so the connection is reusable.
+                        if await !connection.isReusable, await !connection.isClosed { _ = try? await connection.query("ROLLBACK") }
+                        if attempt == 1, let failure = error as? PostgresError, failure.isStalePreparedStatement { continue }
+                        throw error
+                    }
                 }
+                throw RESTError(status: 500, code: "PGRSTX00", message: "Internal server error")
             }
         } catch let error as RESTError {
             throw error

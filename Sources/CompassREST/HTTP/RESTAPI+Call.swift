@@ -25,7 +25,7 @@ extension RESTAPI {
         let single = request.wantsSingleObject
         let statement = CallQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
-        let result = try await executor.run(statement.query, scope: request.scope, readOnly: request.method.isRead) {
+        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead) {
             result throws(RESTError) in
             if single, returnsRows, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
         }

@@ -8,7 +8,7 @@ extension RESTAPI {
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range)
         let single = request.wantsSingleObject
         let statement = ReadQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
-        let result = try await executor.run(statement.query, scope: request.scope, readOnly: true) { result throws(RESTError) in
+        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
             if single, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
         }
         return pageReply(result, range: range, request: request, single: single)

@@ -16,6 +16,8 @@ public struct SchemaCache: Sendable {
     public var relationships: [String: [Relationship]]
     /// Functions by name (overloads share a name).
     public var functions: [String: [FunctionInfo]]
+    /// Which load of the store this is (0 when built by hand); REST statements carry it.
+    public var generation = 0
 
     /// Makes a cache from parts (the loader and tests build them).
     public init(schema: String, tables: [String: TableInfo], relationships: [String: [Relationship]], functions: [String: [FunctionInfo]]) {

@@ -30,9 +30,10 @@ public actor SchemaCacheStore {
     /// Reads the catalog again (on `NOTIFY pgrst, 'reload schema'` or after a LISTEN gap).
     @discardableResult
     public func reload() async throws -> SchemaCache {
-        let loaded = try await Self.fetch(schema: schema, through: pool)
-        cache = loaded
+        var loaded = try await Self.fetch(schema: schema, through: pool)
         generation += 1
+        loaded.generation = generation
+        cache = loaded
         logger.debug(
             "schema cache loaded",
             metadata: ["rest.tables": "\(loaded.tables.count)", "rest.functions": "\(loaded.functions.count)"])

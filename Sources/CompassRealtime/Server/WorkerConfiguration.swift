@@ -42,7 +42,7 @@ public struct WorkerConfiguration: Sendable {
     /// Connections the HTTP APIs (auth, REST, /api) may hold open at once.
     public var apiPoolSize = 10
     /// Statements each database connection keeps prepared; 0 for a pooler that cannot keep them.
-    public var statementCacheSize = 256
+    public var statementCacheSize = 128
     /// The `application_name` of the LISTEN connection.
     public var listenApplicationName = "compass-worker-listen"
 

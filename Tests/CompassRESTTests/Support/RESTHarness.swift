@@ -14,6 +14,8 @@ struct RESTHarness {
     static let secret = "rest-tests-secret-0123456789abcdef0123"
     let database: TestDatabase
     let api: RESTAPI
+    /// The pool the routes use (to reach their connections behind the API's back).
+    let pool: PostgresPool
     let client: any TestClientProtocol
     let keys: APIKeys
     let issuer: AccessTokenIssuer
@@ -33,7 +35,7 @@ struct RESTHarness {
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask { try await api.reloadService.run() }
                     try await Application(router: router).test(.router) { client in
-                        try await body(RESTHarness(database: database, api: api, client: client, keys: keys, issuer: issuer))
+                        try await body(RESTHarness(database: database, api: api, pool: pool, client: client, keys: keys, issuer: issuer))
                     }
                     tasks.cancelAll()
                 }
