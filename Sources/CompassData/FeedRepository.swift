@@ -51,6 +51,24 @@ public struct FeedRepository: Sendable {
     /// looks up the distinct non-null school ids (skipped when there are none). When
     /// every source fails, the first failure is thrown.
     public func load(now: Date = Date()) async throws -> ActivityFeedSnapshot {
+        let rows = try await loadRows()
+        let events = ActivityFeed.merge(
+            interactions: rows.interactions, statusChanges: rows.statusChanges, documents: rows.documents,
+            schoolNames: rows.schoolNames, now: now)
+        return ActivityFeedSnapshot(events: events, failures: rows.failures)
+    }
+
+    /// The three sources' rows and their school names, before they become events.
+    struct Rows {
+        var interactions: [FeedInteractionRow]
+        var statusChanges: [FeedStatusChangeRow]
+        var documents: [FeedDocumentRow]
+        var schoolNames: [UUID: String]
+        var failures: [ActivityFeedSource: PostgresError]
+    }
+
+    /// Both round trips of ``load(now:)``, without merging.
+    func loadRows() async throws -> Rows {
         let userId = try scope.requireUser(for: "the activity feed")
         let results = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] })
         var failures: [ActivityFeedSource: PostgresError] = [:]
@@ -70,9 +88,9 @@ public struct FeedRepository: Sendable {
         }
         let ids = ActivityFeed.schoolIdsToHydrate(interactions: interactions, statusChanges: statusChanges)
         let names = try await schoolNames(ids)
-        let events = ActivityFeed.merge(
-            interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: names, now: now)
-        return ActivityFeedSnapshot(events: events, failures: failures)
+        return Rows(
+            interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: names,
+            failures: failures)
     }
 
     /// Looks up school names in one query; no query at all for no ids.

@@ -45,6 +45,12 @@ public struct FeedResponse: Sendable, Encodable {
         warnings = snapshot.warnings
     }
 
+    /// A page and the warnings of the sources that failed.
+    init(page: ActivityFeedPage, warnings: [String]) {
+        self.page = page
+        self.warnings = warnings
+    }
+
     private enum CodingKeys: String, CodingKey { case warnings }
 
     /// The page's own keys, then `warnings` only when there are some.
@@ -77,7 +83,16 @@ extension FeedResponse: CompassJSONWritable {
 
 extension FeedRepository {
     /// Loads the feed (two round trips) and selects the requested page.
+    ///
+    /// A page of the full feed builds only its own events (``ActivityFeed/page(_:interactions:statusChanges:documents:schoolNames:now:calendar:)``);
+    /// the widget takes the whole merged feed.
     public func response(for request: FeedRequest, now: Date = Date()) async throws -> FeedResponse {
-        FeedResponse(request: request, snapshot: try await load(now: now), now: now)
+        guard !request.widget else { return FeedResponse(request: request, snapshot: try await load(now: now), now: now) }
+        let rows = try await loadRows()
+        let query = ActivityFeedQuery(type: request.type, dateRange: request.range, searchText: request.search, page: request.page)
+        let page = ActivityFeed.page(
+            query, interactions: rows.interactions, statusChanges: rows.statusChanges, documents: rows.documents,
+            schoolNames: rows.schoolNames, now: now)
+        return FeedResponse(page: page, warnings: ActivityFeedSnapshot(events: [], failures: rows.failures).warnings)
     }
 }

@@ -91,6 +91,9 @@ public struct ActivityFeedQuery: Sendable, Hashable, Codable {
         return ActivityFeedPage(events: slice, page: page, totalPages: totalPages, total: filtered.count)
     }
 
+    /// Whether the search filter is on (its text is not blank).
+    var searches: Bool { !normalizedSearch.isEmpty }
+
     private var normalizedSearch: String {
         searchText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }

@@ -1,0 +1,77 @@
+import Foundation
+
+extension ActivityFeed {
+    /// One page of the merged feed, building only the events on it.
+    ///
+    /// The same page as `query.page(of: merge(…), now:)`: ordering and the type and date filters
+    /// need only each event's millisecond date, id and type, so titles, descriptions, timestamps
+    /// and relative times are built for the page's events alone. A query that searches titles
+    /// and descriptions builds every event, as `merge` does.
+    public static func page(
+        _ query: ActivityFeedQuery,
+        interactions: [FeedInteractionRow],
+        statusChanges: [FeedStatusChangeRow],
+        documents: [FeedDocumentRow],
+        schoolNames: [UUID: String],
+        now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> ActivityFeedPage {
+        guard !query.searches else {
+            let events = merge(
+                interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: schoolNames,
+                now: now, calendar: calendar)
+            return query.page(of: events, now: now, calendar: calendar)
+        }
+        var entries: [PendingEvent] = []
+        entries.reserveCapacity(interactions.count + statusChanges.count + documents.count)
+        for (index, row) in interactions.enumerated() {
+            entries.append(PendingEvent(.interaction, row.id, row.occurredAt ?? row.createdAt, .interaction(index)))
+        }
+        for (index, row) in statusChanges.enumerated() {
+            entries.append(PendingEvent(.schoolStatusChange, row.id, row.changedAt, .statusChange(index)))
+        }
+        for (index, row) in documents.enumerated() {
+            entries.append(PendingEvent(.documentUpload, row.id, row.createdAt, .document(index)))
+        }
+        let cutoff = query.dateRange.cutoff(now: now, calendar: calendar)
+        let kept = entries
+            .filter { entry in
+                if let type = query.type, entry.type != type { return false }
+                if let cutoff, entry.date < cutoff { return false }
+                return true
+            }
+            .sorted { $0.date != $1.date ? $0.date > $1.date : $0.id > $1.id }
+        let totalPages = max(1, (kept.count + pageSize - 1) / pageSize)
+        let start = (query.page - 1) * pageSize
+        let onPage = start < kept.count ? kept[start..<min(start + pageSize, kept.count)] : []
+        let events = onPage.map { entry -> ActivityEvent in
+            switch entry.source {
+            case .interaction(let index):
+                return event(for: interactions[index], schoolNames: schoolNames, now: now, calendar: calendar)
+            case .statusChange(let index):
+                return event(for: statusChanges[index], schoolNames: schoolNames, now: now, calendar: calendar)
+            case .document(let index):
+                return event(for: documents[index], now: now, calendar: calendar)
+            }
+        }
+        return ActivityFeedPage(events: events, page: query.page, totalPages: totalPages, total: kept.count)
+    }
+
+    /// What ordering and the type and date filters need of an event, and where its row is.
+    private struct PendingEvent {
+        enum Source { case interaction(Int), statusChange(Int), document(Int) }
+        var type: ActivityEventType
+        /// The event's id, as `ActivityEvent.id` (ties in date order by it).
+        var id: String
+        /// The event's date as `ActivityEvent` keeps it: rounded to milliseconds.
+        var date: Date
+        var source: Source
+
+        init(_ type: ActivityEventType, _ rowId: UUID, _ date: Date, _ source: Source) {
+            self.type = type
+            self.id = type.idPrefix + rowId.lowercasedString
+            self.date = CompassTimestamp.roundedToMilliseconds(date)
+            self.source = source
+        }
+    }
+}
