@@ -5,6 +5,7 @@ import CompassServer
 import CompassTestSupport
 import CompassTokens
 import Foundation
+import Logging
 import ServiceLifecycle
 
 @testable import Postgres
@@ -23,7 +24,7 @@ struct ServerHarness {
     /// Runs `body` against a running server; `adjust` tunes the configuration first.
     static func with(
         adjust: (inout WorkerConfiguration) -> Void = { _ in }, auth: AuthConfiguration = AuthConfiguration(),
-        _ body: (ServerHarness) async throws -> Void
+        logger: Logger = TestDatabase.logger, _ body: (ServerHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
             var configuration = WorkerConfiguration(databaseURL: "unused", jwtSecret: secret)
@@ -34,7 +35,7 @@ struct ServerHarness {
             var listener = database.configuration
             listener.set("application_name", configuration.listenApplicationName)
             let hub = try await RealtimeHub(
-                configuration: configuration, postgres: database.configuration, listener: listener, logger: TestDatabase.logger)
+                configuration: configuration, postgres: database.configuration, listener: listener, logger: logger)
             let server = try await CompassServer(hub: hub, auth: auth)
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
             let group = server.makeServiceGroup(gracefulShutdownSignals: []) { channel in
