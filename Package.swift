@@ -48,10 +48,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What every HTTP API shares: request context, the API-key gate, JSON replies, body limits.
+        // What every API of the server shares: its context (pool, verifier, metrics), the API
+        // protocol, the gateway and error middleware, the WebSocket upgrade, the environment reader.
         .target(
             name: "CompassHTTP",
-            dependencies: ["CompassTokens", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "CompassTokens",
+                "Postgres",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Postgres client over libpq: the only module that imports CLibPQ.
@@ -137,7 +146,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The one server: every API's routes and services in one ServiceGroup.
+        // The composition root: one configuration, one context, every API's routes and services, one ServiceGroup.
         .target(
             name: "CompassServer",
             dependencies: [
@@ -155,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "CompassWorker",
             dependencies: [
-                "CompassRealtime",
+                "CompassHTTP",
                 "CompassServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -198,6 +207,7 @@ let package = Package(
             dependencies: [
                 "CompassDomain",
                 "CompassRealtime",
+                "CompassServer",
                 "CompassTestSupport",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

@@ -10,66 +10,40 @@ import Postgres
 /// `/api`: the apps' own endpoints — seed 004's cascade-delete and one-call reads that return the CLI's JSON.
 ///
 /// ```swift
-/// let api = AppAPI(pool: server.pool, verifier: verifier, logger: logger)
+/// let api = AppAPI(context: context, configuration: settings.appAPI)
 /// api.addRoutes(to: router)
 /// ```
-/// Every endpoint needs the `apikey` (Supabase's gateway 401 otherwise) and a user's access
-/// token in `Authorization: Bearer`; the data layer then runs under that user's RLS scope on a
-/// connection leased from the server's shared pool, so Postgres decides what is visible.
-public struct AppAPI: Sendable {
+/// Every endpoint needs the `apikey` (Supabase's gateway 401 otherwise, from middleware) and a
+/// user's access token in `Authorization: Bearer`; the data layer then runs under that user's
+/// RLS scope on a connection leased from the server's shared pool, so Postgres decides what is visible.
+public struct AppAPI: CompassAPI {
     let pool: PostgresPool
     let verifier: AccessTokenVerifier
-    let gate: APIKeyGate
     let configuration: AppAPIConfiguration
     let logger: Logger
     /// The clock relative times and date filters are computed against.
     let now: @Sendable () -> Date
 
-    /// An API over `pool`, checking keys and tokens with `verifier`.
-    public init(
-        pool: PostgresPool, verifier: AccessTokenVerifier, configuration: AppAPIConfiguration = AppAPIConfiguration(),
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
-    ) {
-        self.pool = pool
-        self.verifier = verifier
-        self.gate = APIKeyGate(verifier: verifier)
+    /// An API on the server's context.
+    public init(context: ServerContext, configuration: AppAPIConfiguration = AppAPIConfiguration()) {
+        self.pool = context.pool
+        self.verifier = context.verifier
         self.configuration = configuration
-        self.now = now
-        self.logger = logger
+        self.now = context.now
+        self.logger = context.logger
     }
 
-    /// Adds every `/api` route to `router`.
+    /// Adds every `/api` route, behind the gateway and `/api`'s error replies.
     public func addRoutes(to router: Router<CompassRequestContext>) {
+        let api = self
+        let group = router.group()
+            .add(middleware: ErrorReplyMiddleware(AppAPIError.translating))
+            .add(middleware: APIKeyMiddleware(verifier: verifier))
         for route in routes {
-            router.on(RouterPath(route.path), method: route.method) { request, context in
-                await respond(to: request, needsUser: route.needsUser) { user in
-                    try await route.handler(AppCall(request: request, context: context, user: user))
-                }
+            group.on(RouterPath(route.path), method: route.method) { request, context in
+                let user = route.needsUser ? try await api.user(of: request) : nil
+                return try await route.handler(AppCall(request: request, context: context, user: user))
             }
-        }
-    }
-
-    /// Checks the key and the session, runs `body` for the user, and turns every failure into its JSON reply.
-    func respond(
-        to request: Request, needsUser: Bool = true, _ body: (UUID?) async throws -> Response
-    ) async -> Response {
-        do {
-            _ = try await gate.check(request)
-            return try await body(needsUser ? try await user(of: request) : nil)
-        } catch let error as APIKeyError {
-            return error.response
-        } catch let error as AppAPIError {
-            return error.response
-        } catch let error as DataAccessError {
-            let reply = AppAPIError.from(error)
-            if reply.status == .internalServerError { logger.error("data layer failed: \(error)") }
-            return reply.response
-        } catch let error as BodyTooLarge {
-            return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description).response
-        } catch {
-            // PostgresError's description carries no bind values.
-            logger.error("request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
-            return AppAPIError.internalError.response
         }
     }
 

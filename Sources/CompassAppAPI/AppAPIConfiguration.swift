@@ -1,7 +1,9 @@
+import CompassHTTP
+
 /// `/api`'s settings, from the environment.
 ///
 /// ```swift
-/// let configuration = try AppAPIConfiguration(environment: ProcessInfo.processInfo.environment)
+/// let configuration = try AppAPIConfiguration(reading: EnvironmentReader(ProcessInfo.processInfo.environment))
 /// ```
 /// `COMPASS_API_MAX_BODY_BYTES` (default 16384) bounds request bodies; the endpoints take small JSON objects.
 public struct AppAPIConfiguration: Sendable, Hashable {
@@ -11,23 +13,8 @@ public struct AppAPIConfiguration: Sendable, Hashable {
     /// The defaults.
     public init() {}
 
-    /// Reads the environment; a malformed setting throws a message naming it.
-    public init(environment: [String: String]) throws(AppAPIConfigurationError) {
-        if let text = environment["COMPASS_API_MAX_BODY_BYTES"], !text.isEmpty {
-            guard let bytes = Int(text), bytes > 0 else {
-                throw AppAPIConfigurationError("COMPASS_API_MAX_BODY_BYTES '\(text)' is not a positive whole number")
-            }
-            maximumBodyBytes = bytes
-        }
-    }
-}
-
-/// A setting of ``AppAPIConfiguration`` is malformed; the message names it.
-public struct AppAPIConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong, naming the variable.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
+    /// Reads the environment; a malformed setting throws naming the variable.
+    public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
+        if let bytes = try environment.positiveInteger("COMPASS_API_MAX_BODY_BYTES") { maximumBodyBytes = bytes }
     }
 }

@@ -4,13 +4,14 @@ import CompassHTTP
 import CompassTokens
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// A refusal of `/api`: an HTTP status, a stable machine-readable `code` and a message naming the value.
 ///
 /// Replies are `{"code": "invalid_parameter", "message": "…"}`. Messages name the caller's
 /// own input (a parameter, an id) and never a token, a secret or a database detail.
-public struct AppAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringConvertible {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// A stable code clients can switch on.
@@ -55,6 +56,28 @@ public struct AppAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// 500: anything unexpected; the details go to the log, not the client.
     static let internalError = AppAPIError(
         status: .internalServerError, code: "internal_error", message: "the server could not complete the request")
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// `/api`'s reply for whatever a route threw: data-layer refusals and oversized bodies get
+    /// theirs; anything else is logged (PostgresError's description carries no bind values) and a bare 500.
+    @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
+        switch error {
+        case let error as AppAPIError:
+            return error
+        case let error as DataAccessError:
+            let reply = AppAPIError.from(error)
+            if reply.status == .internalServerError { logger.error("data layer failed: \(error)") }
+            return reply
+        case let error as BodyTooLarge:
+            return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
+        default:
+            logger.error("request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
+            return AppAPIError.internalError
+        }
+    }
 
     /// The reply for a data-layer refusal.
     static func from(_ error: DataAccessError) -> AppAPIError {

@@ -15,18 +15,14 @@ extension AuthAPI {
         var app_metadata: JSONValue?
     }
 
-    func addAdminRoutes(to router: Router<CompassRequestContext>) {
+    func addAdminRoutes(to group: RouterGroup<CompassRequestContext>) {
         let api = self
-        router.post("/auth/v1/admin/users") { request, _ in await api.handle(request) { try await api.createUser(request) } }
-        router.get("/auth/v1/admin/users") { request, _ in await api.handle(request) { try await api.listUsers(request) } }
-        router.get("/auth/v1/admin/users/:id") { request, context in
-            await api.handle(request) { try await api.getUser(request, id: context.parameters.get("id")) }
-        }
-        router.put("/auth/v1/admin/users/:id") { request, context in
-            await api.handle(request) { try await api.updateUser(request, id: context.parameters.get("id")) }
-        }
-        router.delete("/auth/v1/admin/users/:id") { request, context in
-            await api.handle(request) { try await api.deleteUser(request, id: context.parameters.get("id")) }
+        group.post("admin/users") { request, _ in try await api.createUser(request) }
+        group.get("admin/users") { request, _ in try await api.listUsers(request) }
+        group.get("admin/users/:id") { request, context in try await api.getUser(request, id: context.parameters.get("id")) }
+        group.put("admin/users/:id") { request, context in try await api.updateUser(request, id: context.parameters.get("id")) }
+        group.delete("admin/users/:id") { request, context in
+            try await api.deleteUser(request, id: context.parameters.get("id"))
         }
     }
 

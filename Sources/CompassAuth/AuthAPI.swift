@@ -10,70 +10,46 @@ import Postgres
 /// work unchanged.
 ///
 /// ```swift
-/// let auth = try await AuthAPI(pool: server.pool, secret: secret, verifier: verifier, logger: logger)
+/// let auth = try await AuthAPI(context: context, secret: secret, configuration: settings.auth)
 /// auth.addRoutes(to: router)
 /// ```
-/// Each request passes the gateway's API-key check first; the user's access token (a bearer)
-/// is verified here and its session must still exist.
-public struct AuthAPI: Sendable {
+/// Each request passes the gateway's API-key check first (middleware); the user's access token
+/// (a bearer) is verified here and its session must still exist.
+public struct AuthAPI: CompassAPI {
     /// The SQL side (also used by `compass users`).
     public let store: AuthStore
     /// Sessions and refresh-token rotation.
     public let sessions: SessionIssuer
     let configuration: AuthConfiguration
-    let gate: APIKeyGate
     let verifier: AccessTokenVerifier
     let limiter: SignInRateLimiter
     let logger: Logger
 
-    /// Builds the API on the server's shared pool; `now` is injectable for tests of time.
-    public init(
-        pool: PostgresPool, secret: String, verifier: AccessTokenVerifier, configuration: AuthConfiguration = AuthConfiguration(),
-        logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
-    ) async throws {
-        store = AuthStore(pool: pool)
-        sessions = try await SessionIssuer(store: store, secret: secret, configuration: configuration, now: now)
+    /// Builds the API on the server's shared pool, signing sessions with `secret`.
+    public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {
+        store = AuthStore(pool: context.pool)
+        sessions = try await SessionIssuer(store: store, secret: secret, configuration: configuration, now: context.now)
         self.configuration = configuration
-        gate = APIKeyGate(verifier: verifier)
-        self.verifier = verifier
+        self.verifier = context.verifier
         limiter = SignInRateLimiter(configuration: configuration)
-        self.logger = logger
+        self.logger = context.logger
     }
 
-    /// Adds every `/auth/v1` route.
+    /// Adds every `/auth/v1` route, behind the gateway, GoTrue's error replies and its API-version header.
     public func addRoutes(to router: Router<CompassRequestContext>) {
         let api = self
-        router.get("/auth/v1/health") { request, _ in await api.handle(request) { api.health() } }
-        router.get("/auth/v1/settings") { request, _ in await api.handle(request) { api.settings() } }
-        router.post("/auth/v1/signup") { request, _ in await api.handle(request) { try await api.signUp(request) } }
-        router.post("/auth/v1/token") { request, context in
-            await api.handle(request) { try await api.token(request, address: context.clientAddress) }
-        }
-        router.get("/auth/v1/user") { request, _ in await api.handle(request) { try await api.currentUser(request) } }
-        router.put("/auth/v1/user") { request, _ in await api.handle(request) { try await api.updateCurrentUser(request) } }
-        router.post("/auth/v1/logout") { request, _ in await api.handle(request) { try await api.logout(request) } }
-        api.addAdminRoutes(to: router)
-    }
-
-    /// The gateway check, then `body`; every failure becomes GoTrue's error reply.
-    func handle(_ request: Request, _ body: () async throws -> Response) async -> Response {
-        let versioned = (request.headers[AuthError.apiVersionHeader] ?? "") >= AuthError.apiVersion
-        do {
-            _ = try await gate.check(request)
-        } catch {
-            return error.response
-        }
-        do {
-            var response = try await body()
-            if versioned { response.headers[AuthError.apiVersionHeader] = AuthError.apiVersion }
-            return response
-        } catch let error as AuthError {
-            return error.response(versioned: versioned)
-        } catch {
-            // PostgresError's description carries no bind values, so no password or token.
-            logger.error("auth request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
-            return AuthError.internalError.response(versioned: versioned)
-        }
+        let group = router.group("/auth/v1")
+            .add(middleware: ErrorReplyMiddleware(AuthError.translating))
+            .add(middleware: AuthAPIVersionMiddleware())
+            .add(middleware: APIKeyMiddleware(verifier: verifier))
+        group.get("health") { _, _ in api.health() }
+        group.get("settings") { _, _ in api.settings() }
+        group.post("signup") { request, _ in try await api.signUp(request) }
+        group.post("token") { request, context in try await api.token(request, address: context.clientAddress) }
+        group.get("user") { request, _ in try await api.currentUser(request) }
+        group.put("user") { request, _ in try await api.updateCurrentUser(request) }
+        group.post("logout") { request, _ in try await api.logout(request) }
+        api.addAdminRoutes(to: group)
     }
 
     /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON.

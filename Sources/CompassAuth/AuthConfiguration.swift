@@ -1,3 +1,4 @@
+import CompassHTTP
 import Foundation
 
 /// `/auth/v1`'s settings, from the environment.
@@ -38,48 +39,22 @@ public struct AuthConfiguration: Sendable, Hashable {
     /// The defaults (GoTrue's).
     public init() {}
 
-    /// Reads the environment; a malformed setting throws a message naming it.
-    public init(environment: [String: String]) throws(AuthConfigurationError) {
-        func positive(_ name: String, _ current: Int) throws(AuthConfigurationError) -> Int {
-            guard let text = environment[name], !text.isEmpty else { return current }
-            guard let value = Int(text), value > 0 else {
-                throw AuthConfigurationError("\(name) '\(text)' is not a positive whole number")
-            }
-            return value
-        }
-        jwtExpiry = try positive("COMPASS_AUTH_JWT_EXPIRY", jwtExpiry)
-        minimumPasswordLength = try positive("COMPASS_AUTH_MIN_PASSWORD_LENGTH", minimumPasswordLength)
-        failedSignInsPerEmail = try positive("COMPASS_AUTH_RATE_LIMIT_EMAIL", failedSignInsPerEmail)
-        failedSignInsPerAddress = try positive("COMPASS_AUTH_RATE_LIMIT_ADDRESS", failedSignInsPerAddress)
-        rateLimitWindow = TimeInterval(try positive("COMPASS_AUTH_RATE_LIMIT_WINDOW", Int(rateLimitWindow)))
-        maximumBodyBytes = try positive("COMPASS_AUTH_MAX_BODY_BYTES", maximumBodyBytes)
-        if let text = environment["COMPASS_AUTH_REFRESH_REUSE_INTERVAL"], !text.isEmpty {
-            guard let seconds = Int(text), seconds >= 0 else {
-                throw AuthConfigurationError("COMPASS_AUTH_REFRESH_REUSE_INTERVAL '\(text)' is not a whole number of seconds")
-            }
+    /// Reads the environment; a malformed setting throws naming the variable.
+    public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
+        jwtExpiry = try environment.positiveInteger("COMPASS_AUTH_JWT_EXPIRY") ?? jwtExpiry
+        minimumPasswordLength = try environment.positiveInteger("COMPASS_AUTH_MIN_PASSWORD_LENGTH") ?? minimumPasswordLength
+        failedSignInsPerEmail = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL") ?? failedSignInsPerEmail
+        failedSignInsPerAddress = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_ADDRESS") ?? failedSignInsPerAddress
+        if let window = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_WINDOW") { rateLimitWindow = TimeInterval(window) }
+        maximumBodyBytes = try environment.positiveInteger("COMPASS_AUTH_MAX_BODY_BYTES") ?? maximumBodyBytes
+        if let seconds = try environment.nonNegativeInteger("COMPASS_AUTH_REFRESH_REUSE_INTERVAL") {
             refreshReuseInterval = TimeInterval(seconds)
         }
-        if let text = environment["COMPASS_AUTH_AUTOCONFIRM"], !text.isEmpty {
-            switch text.lowercased() {
-            case "true", "1", "yes": autoconfirm = true
-            case "false", "0", "no": autoconfirm = false
-            default: throw AuthConfigurationError("COMPASS_AUTH_AUTOCONFIRM '\(text)' is not true or false")
-            }
-        }
+        autoconfirm = try environment.boolean("COMPASS_AUTH_AUTOCONFIRM") ?? autoconfirm
     }
 
     /// Refuses a password shorter than ``minimumPasswordLength`` with GoTrue's `weak_password`.
     public func checkStrength(_ password: String) throws(AuthError) {
         guard password.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
-    }
-}
-
-/// A setting of ``AuthConfiguration`` is malformed; the message names it.
-public struct AuthConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong, naming the variable.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -2,13 +2,14 @@ import CompassHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// A refusal in GoTrue's words: HTTP status, `error_code` and message.
 ///
 /// Clients that send `X-Supabase-Api-Version: 2024-01-01` (all official ones) get
 /// `{"code":"<error_code>","message":…}` and the header back; others get the older
 /// `{"code":<status>,"error_code":…,"msg":…}`. Messages never carry a password or token.
-public struct AuthError: Error, Sendable, Hashable {
+public struct AuthError: HTTPResponseError, Sendable, Hashable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// GoTrue's error code (`invalid_credentials`, `weak_password`, …).
@@ -39,6 +40,18 @@ public struct AuthError: Error, Sendable, Hashable {
         }
         return (try? JSONReply.encoded(status: status, body, headers: headers))
             ?? JSONReply.text(status: .internalServerError, #"{"message":"internal error"}"#)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response(versioned: request.wantsVersionedAuthReplies)
+    }
+
+    /// GoTrue's reply for whatever an auth route threw: unexpected errors are logged (their
+    /// descriptions carry no bind values, so no password or token) and answered with a bare 500.
+    @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
+        if let error = error as? AuthError { return error }
+        logger.error("auth request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
+        return AuthError.internalError
     }
 
     /// `X-Supabase-Api-Version`.

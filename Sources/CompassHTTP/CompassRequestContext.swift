@@ -1,12 +1,14 @@
 import Hummingbird
 import NIOCore
 
-/// The request context every compass-worker route sees: Hummingbird's core storage plus
-/// the client's address (rate limits key on it).
+/// The request context every compass-worker route sees: Hummingbird's core storage, the
+/// client's address (rate limits key on it) and the API key the gateway middleware verified.
 public struct CompassRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The peer's address, when the channel knows it.
     public let remoteAddress: SocketAddress?
+    /// The verified `apikey`, set by ``APIKeyMiddleware`` (nil on routes outside a gated group).
+    public var apiKey: APIKey?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -16,5 +18,11 @@ public struct CompassRequestContext: RequestContext, RemoteAddressRequestContext
     /// The client's IP address as text (`127.0.0.1`), or `unknown`.
     public var clientAddress: String {
         remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// The gateway-verified key; a route outside a gated group asking for it is a wiring bug.
+    public func requireAPIKey() throws(APIKeyError) -> APIKey {
+        guard let apiKey else { throw .missing }
+        return apiKey
     }
 }

@@ -33,6 +33,12 @@ public enum JSONReply {
             ?? text(status: .internalServerError, #"{"message":"internal error"}"#)
     }
 
+    /// `{"error": reason}`, the body of a refused WebSocket upgrade.
+    public static func errorBody(_ reason: String) -> String {
+        let data = (try? encoder.encode(["error": reason])) ?? Data(#"{"error":"refused"}"#.utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// The encoder replies use: sorted keys, `/` unescaped.
     public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()

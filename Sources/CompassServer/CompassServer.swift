@@ -5,56 +5,55 @@ import CompassREST
 import CompassRealtime
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
-import Postgres
 import ServiceLifecycle
 import UnixSignals
 
-/// compass-worker's one HTTP server: `/auth/v1` (GoTrue), `/rest/v1` (PostgREST),
-/// `/realtime/v1` (Realtime), the apps' own `/api`, `/health` and `/metrics`.
+/// compass-worker's composition root: one HTTP server for `/auth/v1` (GoTrue), `/rest/v1`
+/// (PostgREST), `/realtime/v1` (Realtime) and the apps' own `/api`, plus `/health` and `/metrics`.
 ///
 /// ```swift
-/// let server = try await CompassServer(configuration: CompassServerConfiguration(environment: env), logger: logger)
+/// let server = try await CompassServer(configuration: ServerConfiguration(environment: env), logger: logger)
 /// try await server.run()   // until SIGTERM or SIGINT
 /// ```
+/// It builds the shared ``ServerContext`` once, asks each API for its routes and services, and
+/// runs them with the listener in one `ServiceGroup`.
 public struct CompassServer: Sendable {
-    /// The realtime side (its hub holds the configuration, its own pool and the token verifier).
-    public let realtime: RealtimeWorker
-    /// The connections `/auth/v1`, `/rest/v1` and `/api` share (the realtime fan-out keeps its own).
-    public let pool: PostgresPool
+    /// The settings it was built from.
+    public let configuration: ServerConfiguration
+    /// What every API shares (pool, token verifier, metrics, logger, clock).
+    public let context: ServerContext
+    /// `/auth/v1`: Supabase Auth (GoTrue).
+    public let auth: AuthAPI
     /// `/rest/v1`: PostgREST's API.
     public let rest: RESTAPI
     /// The apps' own endpoints under `/api`.
     public let appAPI: AppAPI
-    /// `/auth/v1`: Supabase Auth (GoTrue).
-    public let auth: AuthAPI
+    /// `/realtime/v1`: Supabase Realtime.
+    public let realtime: RealtimeAPI
 
-    /// Builds every API from its settings; nothing listens until ``run(onServerRunning:)``.
-    public init(configuration: CompassServerConfiguration, logger: Logger) async throws {
-        try await self.init(
-            hub: RealtimeHub(configuration: configuration.worker, logger: logger),
-            rest: configuration.rest, appAPI: configuration.appAPI, auth: configuration.auth)
-    }
+    /// Every API, in the order their routes and services are added.
+    public var apis: [any CompassAPI] { [auth, rest, appAPI, realtime] }
 
-    /// Builds the APIs around a realtime hub that is already built (tests point it at their own database).
+    /// Builds the context and every API; nothing listens or connects until ``run(gracefulShutdownSignals:onServerRunning:)``.
+    /// `now` is the clock of every API (tests move it).
     public init(
-        hub: RealtimeHub, rest: RESTConfiguration = RESTConfiguration(), appAPI: AppAPIConfiguration = AppAPIConfiguration(),
-        auth: AuthConfiguration = AuthConfiguration(), now: @escaping @Sendable () -> Date = { Date() }
+        configuration: ServerConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
-        self.realtime = RealtimeWorker(hub: hub)
-        self.pool = PostgresPool(
-            configuration: hub.postgresConfiguration, maximumConnections: hub.configuration.apiPoolSize, logger: hub.logger)
-        self.rest = RESTAPI(
-            pool: pool, verifier: hub.verifier, configuration: rest, listenerConfiguration: hub.listenerConfiguration,
-            logger: hub.logger)
-        self.appAPI = AppAPI(pool: pool, verifier: hub.verifier, configuration: appAPI, logger: hub.logger)
-        self.auth = try await AuthAPI(
-            pool: pool, secret: hub.configuration.jwtSecret, verifier: hub.verifier, configuration: auth, logger: hub.logger,
-            now: now)
+        let context = try await ServerContext(
+            postgres: configuration.database, listener: configuration.listener, jwtSecret: configuration.jwtSecret,
+            poolSize: configuration.poolSize, logger: logger, now: now)
+        self.configuration = configuration
+        self.context = context
+        self.auth = try await AuthAPI(context: context, secret: configuration.jwtSecret, configuration: configuration.auth)
+        self.rest = RESTAPI(context: context, configuration: configuration.rest)
+        self.appAPI = AppAPI(context: context, configuration: configuration.appAPI)
+        self.realtime = RealtimeAPI(configuration: configuration.realtime, context: context)
     }
 
-    /// Serves until SIGTERM/SIGINT (or `gracefulShutdownSignals` is emptied and the task is cancelled).
+    /// Serves until SIGTERM/SIGINT (or, with no signals, until the task is cancelled).
     public func run(
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -62,21 +61,37 @@ public struct CompassServer: Sendable {
         try await makeServiceGroup(gracefulShutdownSignals: gracefulShutdownSignals, onServerRunning: onServerRunning).run()
     }
 
-    /// Every API's routes on one router, their background services in one group.
+    /// The pools, the listener and every API's services in one group. Services stop in reverse
+    /// order: the APIs' services first (realtime closes its sockets with 1001), then the
+    /// listener, then the pools.
     public func makeServiceGroup(
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
     ) -> ServiceGroup {
+        let apis = self.apis
+        let application = makeApplication(onServerRunning: onServerRunning)
+        let services: [any Service] =
+            [context.pool] + apis.flatMap(\.resources) + [application] + apis.flatMap(\.services)
+        return ServiceGroup(
+            configuration: .init(
+                services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: context.logger))
+    }
+
+    /// The HTTP application: every API's routes and WebSocket routes, `/health` and `/metrics`.
+    func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
+        let apis = self.apis
         let router = Router(context: CompassRequestContext.self)
-        // The shared pool runs (and is shut down) in the group, after the APIs that use it stop.
-        var services: [any Service] = [pool]
-        // Each API adds its routes (and any background service) here.
-        auth.addRoutes(to: router)
-        rest.addRoutes(to: router)
-        services.append(rest.reloadService)
-        appAPI.addRoutes(to: router)
-        return realtime.makeServiceGroup(
-            router: router, services: services, gracefulShutdownSignals: gracefulShutdownSignals,
-            onServerRunning: onServerRunning)
+        addProbes(to: router, apis: apis)
+        for api in apis { api.addRoutes(to: router) }
+        let webSocketRoutes = apis.compactMap(\.webSocketRoute)
+        let server = HTTPServerBuilder { responder in
+            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes)
+        }
+        return Application(
+            router: router,
+            server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "compass-worker"),
+            onServerRunning: onServerRunning,
+            logger: context.logger)
     }
 }

@@ -1,39 +1,37 @@
-import CompassRealtime
+import CompassHTTP
 import CompassServer
 import Foundation
 import Logging
 
 // compass-worker: Supabase's Auth, REST and Realtime APIs and the apps' /api on one port.
-// Settings come from the environment (see CompassServerConfiguration); SIGTERM or SIGINT shut it
-// down gracefully.
+// Settings come from the environment (see ServerConfiguration); a malformed one exits 2 naming
+// it. SIGTERM or SIGINT shut it down gracefully.
 
-let serverConfiguration: CompassServerConfiguration
+let configuration: ServerConfiguration
 do {
-    serverConfiguration = try CompassServerConfiguration(environment: ProcessInfo.processInfo.environment)
+    configuration = try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
 } catch {
     FileHandle.standardError.write(Data("compass-worker: \(error)\n".utf8))
     exit(2)
 }
 
-let configuration = serverConfiguration.worker
+let logLevel = configuration.logLevel
 LoggingSystem.bootstrap { label in
     var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = configuration.logLevel
+    handler.logLevel = logLevel
     return handler
 }
 let logger: Logger = {
     var logger = Logger(label: "compass.worker")
-    logger.logLevel = configuration.logLevel
+    logger.logLevel = logLevel
     return logger
 }()
 
 do {
-    let worker = try await CompassServer(configuration: serverConfiguration, logger: logger)
-    let announce = logger
-    let settings = configuration
-    try await worker.run(onServerRunning: { channel in
-        let port = channel.localAddress?.port ?? settings.port
-        announce.info("listening", metadata: ["url": "\(settings.clientURL(port: port))"])
+    let server = try await CompassServer(configuration: configuration, logger: logger)
+    try await server.run(onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        logger.info("listening", metadata: ["url": "\(configuration.realtimeURL(port: port))"])
     })
 } catch {
     logger.critical("compass-worker stopped", metadata: ["error": "\(error)"])

@@ -43,12 +43,12 @@ struct AuthHarness {
         configuration: AuthConfiguration = AuthConfiguration(), _ body: @escaping @Sendable (AuthHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 2, logger: TestDatabase.logger)
             let clock = TestClock()
-            let verifier = try await AccessTokenVerifier(secret: secret)
-            let api = try await AuthAPI(
-                pool: pool, secret: secret, verifier: verifier, configuration: configuration, logger: TestDatabase.logger,
-                now: { clock.now })
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: secret, poolSize: 2, logger: TestDatabase.logger, now: { clock.now })
+            let pool = context.pool
+            let verifier = context.verifier
+            let api = try await AuthAPI(context: context, secret: secret, configuration: configuration)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)

@@ -6,6 +6,14 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+/// What the probe group's error middleware answers for errors that are not replies yet.
+private struct Unexpected: HTTPResponseError {
+    var status: HTTPResponse.Status { .internalServerError }
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        JSONReply.object(status: status, ["message": "translated"])
+    }
+}
+
 @Suite("API keys and the gateway check (no database)")
 struct APIKeyGateTests {
     static let secret = "gateway-tests-secret-0123456789abcdef"
@@ -50,6 +58,23 @@ struct APIKeyGateTests {
         }
     }
 
+    @Test func errorsThatAreNotRepliesYetAreTranslatedByTheGroupsMiddleware() async throws {
+        let keys = try APIKeys(secret: Self.secret)
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/probe/boom", method: .get, headers: [HTTPField.Name("apikey")!: keys.anon]) {
+                response in
+                #expect(response.status == .internalServerError)
+                #expect(String(buffer: response.body) == #"{"message":"translated"}"#)
+            }
+            // The gateway's refusal is already a reply: it passes through untranslated.
+            try await client.execute(uri: "/probe/boom", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("No API key found in request"))
+            }
+        }
+    }
+
     @Test func bearerTokensAreReadCaseInsensitively() async throws {
         let app = try await Self.application()
         try await app.test(.router) { client in
@@ -76,16 +101,14 @@ struct APIKeyGateTests {
     }
 
     static func application() async throws -> some ApplicationProtocol {
-        let gate = APIKeyGate(verifier: try await AccessTokenVerifier(secret: secret))
         let router = Router(context: CompassRequestContext.self)
-        router.get("/probe") { request, _ -> Response in
-            do throws(APIKeyError) {
-                let key = try await gate.check(request)
-                return JSONReply.text(key.claims.role.rawValue)
-            } catch {
-                return error.response
+        router.group("/probe")
+            .add(middleware: ErrorReplyMiddleware { _, _, _ in Unexpected() })
+            .add(middleware: APIKeyMiddleware(verifier: try await AccessTokenVerifier(secret: secret)))
+            .get { _, context -> Response in
+                JSONReply.text(try context.requireAPIKey().claims.role.rawValue)
             }
-        }
+            .get("boom") { _, _ -> Response in throw CancellationError() }
         router.get("/bearer") { request, _ in request.bearerToken ?? "none" }
         router.post("/body") { request, _ -> Response in
             do {

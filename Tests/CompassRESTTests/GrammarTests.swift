@@ -1,3 +1,4 @@
+import CompassHTTP
 import Testing
 
 @testable import CompassREST
@@ -226,9 +227,9 @@ struct GrammarTests {
 @Suite("REST configuration")
 struct RESTConfigurationTests {
     @Test func bodyLimitFromTheEnvironment() throws {
-        #expect(try RESTConfiguration(environment: [:]).maximumBodyBytes == 1 << 20)
-        #expect(try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "2048"]).maximumBodyBytes == 2048)
-        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "lots"]) }
-        #expect(throws: RESTConfigurationError.self) { try RESTConfiguration(environment: ["COMPASS_REST_MAX_BODY_BYTES": "0"]) }
+        #expect(try RESTConfiguration(reading: EnvironmentReader([:])).maximumBodyBytes == 1 << 20)
+        #expect(try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_MAX_BODY_BYTES": "2048"])).maximumBodyBytes == 2048)
+        #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_MAX_BODY_BYTES": "lots"])) }
+        #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_MAX_BODY_BYTES": "0"])) }
     }
 }

@@ -103,7 +103,8 @@ struct FanOutTests {
             #expect(received.count == total)
             #expect(Set(received) == Set(ids))
             #expect(received == ids)  // one writer: commit order is insertion order
-            let metrics = harness.metrics.render(counts: harness.registry.counts)
+            harness.metrics.refreshGauges(counts: harness.registry.counts)
+            let metrics = harness.metrics.registry.emitToString()
             #expect((metricValue(metrics, "realtime_database_reconnects_total") ?? 0) >= 1)
             await inserter.close()
         }

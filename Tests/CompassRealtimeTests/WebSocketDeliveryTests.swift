@@ -143,7 +143,7 @@ struct WebSocketDeliveryTests {
             var ids: [String] = []
             for round in 0..<3 {
                 try await worker.writer.query(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(worker.hub.configuration.listenApplicationName)")
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(worker.listenApplicationName)")
                 for index in 0..<10 { ids.append(try await worker.insertInteraction(by: Demo.sofia, content: "round \(round) #\(index)")) }
             }
             var received: [String] = []

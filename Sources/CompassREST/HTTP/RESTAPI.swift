@@ -3,59 +3,62 @@ import CompassTokens
 import Hummingbird
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// `/rest/v1`: PostgREST's API over the exposed schema, so `supabase.from(…)` works unchanged.
 ///
 /// ```swift
-/// let rest = RESTAPI(pool: server.pool, verifier: verifier, listenerConfiguration: listen, logger: logger)
-/// rest.addRoutes(to: router)          // GET/HEAD/POST/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
-/// services.append(rest.reloadService) // NOTIFY pgrst, 'reload schema'
+/// let rest = RESTAPI(context: context, configuration: settings.rest)
+/// rest.addRoutes(to: router)   // GET/HEAD/POST/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
+/// rest.services                // NOTIFY pgrst, 'reload schema'
 /// ```
-/// Each request: the gateway's API-key check, the JWT's role and claims, names checked
-/// against the schema cache, one statement with every value bound, in one transaction.
-public struct RESTAPI: Sendable {
+/// Each request: the gateway's API-key check (middleware), the JWT's role and claims, names
+/// checked against the schema cache, one statement with every value bound, in one transaction.
+public struct RESTAPI: CompassAPI {
     /// The schema cache the routes plan against.
     public let store: SchemaCacheStore
     let configuration: RESTConfiguration
-    let gate: APIKeyGate
     let authenticator: RESTAuthenticator
     let executor: RESTExecutor
-    let listenerConfiguration: PostgresConfiguration
-    let logger: Logger
+    let context: ServerContext
 
     /// Builds the API on the server's shared pool; nothing connects until the first request.
-    public init(
-        pool: PostgresPool, verifier: AccessTokenVerifier, configuration: RESTConfiguration = RESTConfiguration(),
-        listenerConfiguration: PostgresConfiguration, logger: Logger
-    ) {
-        self.store = SchemaCacheStore(pool: pool, schema: configuration.schema, logger: logger)
+    public init(context: ServerContext, configuration: RESTConfiguration = RESTConfiguration()) {
+        self.store = SchemaCacheStore(pool: context.pool, schema: configuration.schema, logger: context.logger)
         self.configuration = configuration
-        self.gate = APIKeyGate(verifier: verifier)
-        self.authenticator = RESTAuthenticator(verifier: verifier)
-        self.executor = RESTExecutor(pool: pool)
-        self.listenerConfiguration = listenerConfiguration
-        self.logger = logger
+        self.authenticator = RESTAuthenticator(verifier: context.verifier)
+        self.executor = RESTExecutor(pool: context.pool)
+        self.context = context
     }
 
     /// The service that reloads the schema cache on `NOTIFY pgrst`.
     public var reloadService: SchemaReloadService {
-        SchemaReloadService(store: store, listenerConfiguration: listenerConfiguration, logger: logger)
+        SchemaReloadService(store: store, listenerConfiguration: context.listener, logger: context.logger)
     }
 
-    /// Adds the table and RPC routes under `/rest/v1`.
+    public var services: [any Service] { [reloadService] }
+
+    /// Adds the table and RPC routes under `/rest/v1`, behind the gateway and PostgREST's error replies.
     public func addRoutes(to router: Router<CompassRequestContext>) {
         let api = self
+        let group = router.group("/rest/v1")
+            .add(middleware: ErrorReplyMiddleware(RESTErrorReply.translating))
+            .add(middleware: APIKeyMiddleware(verifier: context.verifier))
         let methods: [(RESTMethod, HTTPRequest.Method)] = [
             (.get, .get), (.head, .head), (.post, .post), (.patch, .patch), (.delete, .delete),
         ]
         for (method, httpMethod) in methods {
-            router.on("/rest/v1/:table", method: httpMethod) { request, context -> Response in
-                await api.respond(to: request, method: method, resource: .table(context.parameters.get("table") ?? ""))
+            group.on(":table", method: httpMethod) { request, context -> Response in
+                try await api.respond(
+                    to: request, key: context.requireAPIKey(), method: method,
+                    resource: .table(context.parameters.get("table") ?? ""))
             }
         }
         for (method, httpMethod) in methods where method != .patch && method != .delete {
-            router.on("/rest/v1/rpc/:function", method: httpMethod) { request, context -> Response in
-                await api.respond(to: request, method: method, resource: .function(context.parameters.get("function") ?? ""))
+            group.on("rpc/:function", method: httpMethod) { request, context -> Response in
+                try await api.respond(
+                    to: request, key: context.requireAPIKey(), method: method,
+                    resource: .function(context.parameters.get("function") ?? ""))
             }
         }
     }
@@ -66,37 +69,27 @@ public struct RESTAPI: Sendable {
         case function(String)
     }
 
-    /// Runs one request end to end; every failure becomes PostgREST's error reply.
-    func respond(to request: Request, method: RESTMethod, resource: Resource) async -> Response {
-        let key: APIKey
-        do {
-            key = try await gate.check(request)
-        } catch {
-            return error.response
+    /// Runs one request end to end; a refusal is thrown as PostgREST's error.
+    func respond(to request: Request, key: APIKey, method: RESTMethod, resource: Resource) async throws(RESTError) -> Response {
+        let claims = try await authenticator.claims(for: request, key: key)
+        let path: String
+        switch resource {
+        case .table(let name): path = "/" + name
+        case .function(let name): path = "/rpc/" + name
         }
-        do {
-            let claims = try await authenticator.claims(for: request, key: key)
-            let path: String
-            switch resource {
-            case .table(let name): path = "/" + name
-            case .function(let name): path = "/rpc/" + name
-            }
-            let parsed = try RESTRequest(
-                request: request, method: method, path: path, claims: claims, schema: configuration.schema,
-                isRPC: { if case .function = resource { return true } else { return false } }())
-            let cache = try await schemaCache()
-            switch resource {
-            case .table(let name) where method.isRead:
-                return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
-            case .table(let name):
-                let body = method == .delete ? nil : try await collectBody(request)
-                return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
-            case .function(let name):
-                let body = method == .post ? try await collectBody(request) : nil
-                return try await call(function: name, cache: cache, request: parsed, body: body)
-            }
-        } catch {
-            return RESTReply.error(error)
+        let parsed = try RESTRequest(
+            request: request, method: method, path: path, claims: claims, schema: configuration.schema,
+            isRPC: { if case .function = resource { return true } else { return false } }())
+        let cache = try await schemaCache()
+        switch resource {
+        case .table(let name) where method.isRead:
+            return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
+        case .table(let name):
+            let body = method == .delete ? nil : try await collectBody(request)
+            return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+        case .function(let name):
+            let body = method == .post ? try await collectBody(request) : nil
+            return try await call(function: name, cache: cache, request: parsed, body: body)
         }
     }
 
@@ -104,7 +97,7 @@ public struct RESTAPI: Sendable {
         do {
             return try await store.current()
         } catch {
-            logger.error("schema cache load failed", metadata: ["pg.error": "\(error)"])
+            context.logger.error("schema cache load failed", metadata: ["pg.error": "\(error)"])
             throw RESTError(status: 503, code: "PGRST002", message: "Could not query the database for the schema cache. Retrying.")
         }
     }

@@ -1,7 +1,9 @@
+import CompassHTTP
+
 /// The REST API's settings.
 ///
 /// ```swift
-/// let configuration = try RESTConfiguration(environment: ProcessInfo.processInfo.environment)
+/// let configuration = try RESTConfiguration(reading: EnvironmentReader(ProcessInfo.processInfo.environment))
 /// ```
 /// `COMPASS_REST_MAX_BODY_BYTES` (default 1 MiB) caps write and RPC bodies.
 public struct RESTConfiguration: Sendable {
@@ -13,18 +15,8 @@ public struct RESTConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Reads the environment; a malformed value throws a message naming the setting.
-    public init(environment: [String: String]) throws(RESTConfigurationError) {
-        if let text = environment["COMPASS_REST_MAX_BODY_BYTES"]?.trimmingSpaces, !text.isEmpty {
-            guard let bytes = Int(text), bytes > 0 else {
-                throw RESTConfigurationError(description: "COMPASS_REST_MAX_BODY_BYTES '\(text)' is not a positive whole number")
-            }
-            maximumBodyBytes = bytes
-        }
+    /// Reads the environment; a malformed value throws naming the variable.
+    public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
+        if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_BODY_BYTES") { maximumBodyBytes = bytes }
     }
-}
-
-/// A REST setting is malformed.
-public struct RESTConfigurationError: Error, Sendable, CustomStringConvertible {
-    public var description: String
 }

@@ -1,6 +1,7 @@
 import CompassHTTP
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Responses in PostgREST's forms.
 enum RESTReply {
@@ -27,5 +28,23 @@ enum RESTReply {
         RESTError(
             status: 406, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
             details: "The result contains \(rows) rows")
+    }
+}
+
+/// A ``RESTError`` as the reply Hummingbird sends (``ErrorReplyMiddleware`` on the `/rest/v1` group).
+struct RESTErrorReply: HTTPResponseError {
+    let error: RESTError
+
+    var status: HTTPResponse.Status { .init(code: error.status) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        RESTReply.error(error)
+    }
+
+    /// PostgREST's reply for whatever a REST route threw; anything but a ``RESTError`` is a bug, logged, and a bare 500.
+    @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
+        if let error = error as? RESTError { return RESTErrorReply(error: error) }
+        logger.error("REST request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "path": "\(request.uri.path)"])
+        return RESTErrorReply(error: RESTError(status: 500, code: "PGRSTX00", message: "Internal server error."))
     }
 }

@@ -1,62 +1,47 @@
+import CompassHTTP
 import CompassTokens
 import Foundation
 import Logging
 import Postgres
 
-/// Everything the worker's parts share: registry, catalog, tokens, metrics, the fan-out.
+/// Everything the realtime API's parts share: registry, catalog, tokens, metrics, the fan-out.
 ///
 /// ```swift
-/// let hub = try await RealtimeHub(configuration: configuration, logger: logger)
+/// let hub = RealtimeHub(configuration: RealtimeConfiguration(), context: serverContext)
 /// ```
 public final class RealtimeHub: Sendable {
-    /// The worker's settings.
-    public let configuration: WorkerConfiguration
+    /// The realtime settings.
+    public let configuration: RealtimeConfiguration
     /// Connected clients and joined channels.
     public let registry: SubscriptionRegistry
     /// Table metadata.
     public let catalog: RealtimeCatalog
-    /// Token checks.
+    /// Token checks (the server's one verifier).
     public let verifier: AccessTokenVerifier
     /// Counters for `/metrics`.
     public let metrics: RealtimeMetrics
-    /// The database pool and retries.
+    /// The fan-out's own pool (kept apart from the HTTP APIs', so a busy REST load cannot starve delivery) and retries.
     public let database: RealtimeDatabase
     /// The fan-out the change source feeds.
     public let dispatcher: RealtimeDispatcher
-    /// Where the pool's connections go.
-    public let postgresConfiguration: PostgresConfiguration
     /// Where the LISTEN connection goes.
     public let listenerConfiguration: PostgresConfiguration
-    /// Where the worker logs.
+    /// Where the realtime parts log.
     public let logger: Logger
 
-    /// Builds the shared parts from `configuration.databaseURL`; nothing connects yet.
-    public convenience init(configuration: WorkerConfiguration, logger: Logger) async throws {
-        var postgres = try PostgresConfiguration(url: configuration.databaseURL, applicationName: "compass-worker")
-        postgres.preparedStatementCacheSize = configuration.statementCacheSize
-        // Its own application_name, so operators can tell the LISTEN connection apart.
-        let listener = try PostgresConfiguration(
-            url: configuration.databaseURL, applicationName: configuration.listenApplicationName)
-        try await self.init(configuration: configuration, postgres: postgres, listener: listener, logger: logger)
-    }
-
-    /// Builds the shared parts against explicit database configurations (tests, benchmarks).
-    public init(
-        configuration: WorkerConfiguration, postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil,
-        logger: Logger
-    ) async throws {
+    /// Builds the shared parts on the server's context; nothing connects yet.
+    public init(configuration: RealtimeConfiguration, context: ServerContext) {
         self.configuration = configuration
-        self.logger = logger
-        self.postgresConfiguration = postgres
-        self.listenerConfiguration = listener ?? postgres
-        self.database = RealtimeDatabase(configuration: postgresConfiguration, logger: logger)
+        self.logger = context.logger
+        self.listenerConfiguration = context.listener
+        self.database = RealtimeDatabase(configuration: context.postgres, logger: context.logger)
         self.registry = SubscriptionRegistry()
         self.catalog = RealtimeCatalog(database: database)
-        self.verifier = try await AccessTokenVerifier(secret: configuration.jwtSecret)
-        self.metrics = RealtimeMetrics()
+        self.verifier = context.verifier
+        self.metrics = RealtimeMetrics(registry: context.metrics)
         self.dispatcher = RealtimeDispatcher(
             registry: registry, catalog: catalog, database: database, metrics: metrics,
-            maximumRecordBytes: configuration.maximumRecordBytes, logger: logger)
+            maximumRecordBytes: configuration.maximumRecordBytes, logger: context.logger)
     }
 
     /// The change source feeding ``dispatcher``: stored changes, woken by NOTIFY.
@@ -66,9 +51,10 @@ public final class RealtimeHub: Sendable {
         return source
     }
 
-    /// The Prometheus text for `/metrics`.
+    /// The Prometheus text of every metric in the hub's registry (gauges refreshed first).
     public func renderMetrics() -> String {
-        metrics.render(counts: registry.counts)
+        metrics.refreshGauges(counts: registry.counts)
+        return metrics.registry.emitToString()
     }
 
     /// Ends channels whose token expired and connections that went silent.

@@ -1,13 +1,13 @@
 import Foundation
 import Prometheus
 
-/// The worker's counters, served as Prometheus text at `/metrics`.
+/// The realtime API's counters, served as Prometheus text at `/metrics`.
 ///
 /// Each server instance owns its own registry (no process-global bootstrap), so tests can
 /// run several servers side by side.
 public final class RealtimeMetrics: Sendable {
-    /// Where the metrics live.
-    public let registry = PrometheusCollectorRegistry()
+    /// Where the metrics live (the server's registry, shared with the other APIs).
+    public let registry: PrometheusCollectorRegistry
     let clients: Gauge
     let channels: Gauge
     let bindings: Gauge
@@ -18,8 +18,9 @@ public final class RealtimeMetrics: Sendable {
     let databaseReconnects: Counter
     let commitToSend: DurationHistogram
 
-    /// Registers every metric.
-    public init() {
+    /// Registers every metric in `registry`.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
         func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
             MetricNameDescriptor(namespace: "realtime", metricName: metric, unitName: unit, helpText: help)
         }
@@ -48,11 +49,10 @@ public final class RealtimeMetrics: Sendable {
         commitToSend.record(.microseconds(max(0, nowMicroseconds - recordedAtMicroseconds)))
     }
 
-    /// The Prometheus text exposition, with the gauges refreshed from `registry`.
-    public func render(counts: (clients: Int, channels: Int, bindings: Int)) -> String {
+    /// Sets the gauges to the subscription registry's current counts.
+    public func refreshGauges(counts: (clients: Int, channels: Int, bindings: Int)) {
         clients.set(Double(counts.clients))
         channels.set(Double(counts.channels))
         bindings.set(Double(counts.bindings))
-        return registry.emitToString()
     }
 }

@@ -44,10 +44,11 @@ struct AppAPIHarness {
     /// Runs `body` with a router serving `/api` over a fresh demo database.
     static func with(_ body: @escaping @Sendable (AppAPIHarness) async throws -> Void) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            let api = AppAPI(
-                pool: pool, verifier: try await AccessTokenVerifier(secret: secret), now: { now }, logger: TestDatabase.logger)
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: secret, poolSize: 1, logger: TestDatabase.logger, now: { now })
+            let pool = context.pool
+            let api = AppAPI(context: context)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)

@@ -23,10 +23,10 @@ struct RESTHarness {
     /// Runs `body` with a client for the REST routes (and the schema reload service running).
     static func with(_ body: @escaping @Sendable (RESTHarness) async throws -> Void) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 4, logger: TestDatabase.logger)
-            let api = RESTAPI(
-                pool: pool, verifier: try await AccessTokenVerifier(secret: secret),
-                listenerConfiguration: database.configuration, logger: TestDatabase.logger)
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: secret, poolSize: 4, logger: TestDatabase.logger)
+            let pool = context.pool
+            let api = RESTAPI(context: context)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)

@@ -6,12 +6,13 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 import Testing
+import CompassServer
 import HummingbirdWSClient
 
 @testable import CompassRealtime
 @testable import Postgres
 
-/// A live worker (HTTP app + realtime service) on a free port over a fresh demo database.
+/// A live worker (the whole server, realtime included) on a free port over a fresh demo database.
 struct WorkerHarness {
     static let secret = "worker-tests-secret-0123456789abcdef"
     let database: TestDatabase
@@ -20,47 +21,29 @@ struct WorkerHarness {
     let issuer: AccessTokenIssuer
     let writer: PostgresConnection
     let group: ServiceGroup
+    /// The `application_name` of the worker's LISTEN connection (to terminate it from a test).
+    let listenApplicationName: String
 
-    /// Runs `body` against a running worker; `adjust` tunes the configuration first.
+    /// Runs `body` against a running worker; `adjust` tunes the realtime settings first.
     static func with(
-        adjust: (inout WorkerConfiguration) -> Void = { _ in },
+        adjust: (inout RealtimeConfiguration) -> Void = { _ in },
         _ body: (WorkerHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
-            var configuration = WorkerConfiguration(databaseURL: "unused", jwtSecret: secret)
-            configuration.port = 0
-            configuration.shutdownGracePeriod = .seconds(3)
-            configuration.listenApplicationName = "rt-worker-listen-\(UUID().uuidString.prefix(8))"
-            adjust(&configuration)
+            let listenApplicationName = "rt-worker-listen-\(UUID().uuidString.prefix(8))"
             var listener = database.configuration
-            listener.set("application_name", configuration.listenApplicationName)
-            let hub = try await RealtimeHub(
-                configuration: configuration, postgres: database.configuration, listener: listener, logger: TestDatabase.logger)
-            let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let group = RealtimeWorker(hub: hub).makeServiceGroup(gracefulShutdownSignals: []) { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-            }
+            listener.set("application_name", listenApplicationName)
+            var configuration = ServerConfiguration(database: database.configuration, listener: listener, jwtSecret: secret)
+            configuration.port = 0
+            configuration.realtime.shutdownGracePeriod = .seconds(3)
+            adjust(&configuration.realtime)
+            let server = try await CompassServer(configuration: configuration, logger: TestDatabase.logger)
             let writer = try await database.connect()
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw HarnessError("the server never started") }
-                let deadline = ContinuousClock.now + .seconds(10)
-                while !hub.dispatcher.isSourceConnected {
-                    guard ContinuousClock.now < deadline else { throw HarnessError("the worker never listened") }
-                    try await Task.sleep(for: .milliseconds(20))
-                }
-                let harness = WorkerHarness(
-                    database: database, hub: hub, port: port, issuer: try await AccessTokenIssuer(secret: secret),
-                    writer: writer, group: group)
-                do {
-                    try await body(harness)
-                } catch {
-                    await group.triggerGracefulShutdown()
-                    throw error
-                }
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
+            try await server.withRunning { running in
+                try await body(WorkerHarness(
+                    database: database, hub: server.realtime.hub, port: running.port,
+                    issuer: try await AccessTokenIssuer(secret: secret), writer: writer, group: running.group,
+                    listenApplicationName: listenApplicationName))
             }
             await writer.close()
         }

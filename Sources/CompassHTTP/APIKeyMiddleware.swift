@@ -3,19 +3,28 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The gateway check Supabase runs before `/auth/v1` and `/rest/v1`: the request must carry
-/// an `apikey` (header or query parameter) that is a JWT signed with the project secret.
+/// The gateway check Supabase runs before `/auth/v1`, `/rest/v1` and `/api`, as middleware on
+/// each API's route group: the request must carry an `apikey` (header or query parameter) that
+/// is a JWT signed with the project secret. The verified key goes into ``CompassRequestContext/apiKey``.
 ///
 /// ```swift
-/// let key = try await gate.check(request)      // the key's claims, or an APIKeyError
-/// let bearer = request.bearerToken ?? key.token
+/// router.group("/rest/v1").add(middleware: APIKeyMiddleware(verifier: context.verifier))
 /// ```
 /// The bearer token (the user's session) is each API's own to verify, in its own error shape.
-public struct APIKeyGate: Sendable {
+public struct APIKeyMiddleware: RouterMiddleware {
+    public typealias Context = CompassRequestContext
     let verifier: AccessTokenVerifier
 
     public init(verifier: AccessTokenVerifier) {
         self.verifier = verifier
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.apiKey = try await check(request)
+        return try await next(request, context)
     }
 
     /// The presented key, verified.
@@ -38,24 +47,30 @@ public struct APIKey: Sendable {
 }
 
 /// The gateway's refusals; the replies match Supabase's gateway word for word.
-public enum APIKeyError: Error, Sendable, Hashable {
+public enum APIKeyError: HTTPResponseError, Sendable, Hashable {
     /// No `apikey` header or query parameter.
     case missing
     /// The key is not a JWT signed with the project secret, or it expired.
     case invalid
 
-    /// 401 with the gateway's `{"message": …}` body.
+    public var status: HTTPResponse.Status { .unauthorized }
+
+    /// 401 with the gateway's `{"message": …, "hint": …}` body.
     public var response: Response {
         switch self {
         case .missing:
             return JSONReply.object(
-                status: .unauthorized,
+                status: status,
                 ["message": "No API key found in request", "hint": "No `apikey` request header or url param was found."])
         case .invalid:
             return JSONReply.object(
-                status: .unauthorized,
+                status: status,
                 ["message": "Invalid API key", "hint": "Double check your Supabase `anon` or `service_role` API key."])
         }
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
     }
 }
 

@@ -1,0 +1,36 @@
+import Hummingbird
+import Logging
+
+/// Turns every error a route group's handlers throw into that API's error reply, written once:
+/// errors that already are replies (`HTTPResponseError`: the gateway's, the API's own refusals)
+/// pass through, anything else goes through the API's `translate` (which logs what the
+/// client must not see and answers in the API's shape, usually a bare 500).
+///
+/// ```swift
+/// router.group("/api")
+///     .add(middleware: ErrorReplyMiddleware { error, request, logger in AppAPIError.translating(error, logger: logger) })
+///     .add(middleware: APIKeyMiddleware(verifier: verifier))
+/// ```
+public struct ErrorReplyMiddleware: RouterMiddleware {
+    public typealias Context = CompassRequestContext
+    /// The API's reply for an error that is not one yet.
+    public typealias Translate = @Sendable (any Error, Request, Logger) -> any HTTPResponseError
+
+    let translate: Translate
+
+    public init(_ translate: @escaping Translate) {
+        self.translate = translate
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            return try error.response(from: request, context: context)
+        } catch {
+            return try translate(error, request, context.logger).response(from: request, context: context)
+        }
+    }
+}

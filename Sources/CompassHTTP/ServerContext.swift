@@ -1,0 +1,44 @@
+import CompassTokens
+import Foundation
+import Logging
+import Postgres
+import Prometheus
+
+/// What every API of compass-worker shares, built once by the server: the connection pool,
+/// the token verifier, the metrics registry, the logger and the clock.
+///
+/// ```swift
+/// let context = try await ServerContext(postgres: postgres, jwtSecret: secret, poolSize: 10, logger: logger)
+/// let rest = RESTAPI(context: context, configuration: settings.rest)
+/// ```
+/// The pool is a `Service`: the server runs it in its `ServiceGroup`, after every API that uses it.
+public struct ServerContext: Sendable {
+    /// The connections the HTTP APIs (auth, REST, `/api`) lease per request.
+    public let pool: PostgresPool
+    /// Where the pool's connections go (an API that needs its own connections copies it).
+    public let postgres: PostgresConfiguration
+    /// Where LISTEN connections go (always a direct connection, never through a pooler).
+    public let listener: PostgresConfiguration
+    /// Verifies API keys and access tokens for every surface.
+    public let verifier: AccessTokenVerifier
+    /// The registry `/metrics` renders; each API registers its own metrics in it.
+    public let metrics: PrometheusCollectorRegistry
+    /// Where the server logs.
+    public let logger: Logger
+    /// The clock token expiry, sessions and relative times are computed against.
+    public let now: @Sendable () -> Date
+
+    /// Builds the shared parts; nothing connects until the pool runs.
+    public init(
+        postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String, poolSize: Int,
+        logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws(JWTSecretError) {
+        self.postgres = postgres
+        self.listener = listener ?? postgres
+        self.pool = PostgresPool(configuration: postgres, maximumConnections: poolSize, logger: logger)
+        self.verifier = try await AccessTokenVerifier(secret: jwtSecret)
+        self.metrics = PrometheusCollectorRegistry()
+        self.logger = logger
+        self.now = now
+    }
+}

@@ -1,0 +1,161 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOWebSocket
+@_spi(WSInternal) import WSCore
+
+/// HTTP/1.1 whose WebSocket upgrades are decided by the APIs' ``WebSocketRoute``s, with
+/// refusals that carry their own status and JSON body.
+///
+/// Hummingbird's upgrade channel answers every refused upgrade with a bare 400; Supabase
+/// Realtime's protocol wants 401 `{"error": "<why>"}` for a bad `apikey` and 403 for an
+/// unknown `vsn`. This channel asks the route for the request's path, upgrades or writes the
+/// refusal, and hands ordinary requests to the router.
+public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
+    enum Outcome: Sendable {
+        case webSocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, Upgrade)
+        case http(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        case refused(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, HTTPResponse.Status, String)
+    }
+
+    /// An accepted upgrade: the handler and its route's socket settings.
+    struct Upgrade: Sendable {
+        let handler: WebSocketDataHandler<CompassWebSocketContext>
+        let configuration: WebSocketServerConfiguration
+    }
+
+    public struct Value: ServerChildChannelValue {
+        let outcome: EventLoopFuture<Outcome>
+        public let channel: any Channel
+    }
+
+    public let responder: HTTPChannelHandler.Responder
+    let routes: [WebSocketRoute]
+
+    /// Serves `responder`'s routes and upgrades requests for `routes`' paths.
+    public init(responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute]) {
+        self.responder = responder
+        self.routes = routes
+    }
+
+    /// The largest frame any route accepts (the decoder is set up before the route is known).
+    var maxFrameSize: Int { routes.map(\.configuration.maxFrameSize).max() ?? 1 << 14 }
+
+    /// The route's decision, or 404 for a path no route serves.
+    func decide(_ head: HTTPRequestHead, logger: Logger) async -> (WebSocketUpgradeDecision, WebSocketServerConfiguration?) {
+        let request = WebSocketUpgradeRequest(target: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+        guard let route = routes.first(where: { $0.paths.contains(request.path) }) else {
+            let reason = "no websocket endpoint at \(request.path.prefix(100))"
+            return (.refuse(.notFound, body: JSONReply.errorBody(reason)), nil)
+        }
+        return (await route.decide(request, logger), route.configuration)
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            // Per connection: what the upgrade decision left for the next step.
+            let refusal = NIOLoopBoundBox<(HTTPResponse.Status, String)?>(nil, eventLoop: channel.eventLoop)
+            let accepted = NIOLoopBoundBox<Upgrade?>(nil, eventLoop: channel.eventLoop)
+            let this = self
+            let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
+                maxFrameSize: maxFrameSize,
+                shouldUpgrade: { channel, head in
+                    let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
+                    promise.completeWithTask {
+                        switch await this.decide(head, logger: logger) {
+                        case (.upgrade(let handler), let configuration?):
+                            let upgrade = Upgrade(handler: handler, configuration: configuration)
+                            channel.eventLoop.execute { accepted.value = upgrade }
+                            return HTTPHeaders()
+                        case (.upgrade, nil):
+                            return nil
+                        case (.refuse(let status, let body), _):
+                            channel.eventLoop.execute { refusal.value = (status, body) }
+                            return nil
+                        }
+                    }
+                    return promise.futureResult
+                },
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        guard let upgrade = accepted.value else { throw ChannelError.inappropriateOperationForState }
+                        let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+                        return .webSocket(asyncChannel, upgrade)
+                    }
+                })
+            let upgrades = NIOTypedHTTPServerUpgradeConfiguration<Outcome>(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try channel.pipeline.syncOperations.addHandler(HTTPConnectionStateHandler(logger: logger))
+                        let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+                        if let (status, reason) = refusal.value { return .refused(asyncChannel, status, reason) }
+                        return .http(asyncChannel)
+                    }
+                })
+            var pipeline = NIOUpgradableHTTPServerPipelineConfiguration(upgradeConfiguration: upgrades)
+            pipeline.enablePipelining = false
+            pipeline.enableErrorHandling = false
+            pipeline.enableResponseHeaderValidation = false
+            let outcome = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
+            return Value(outcome: outcome, channel: channel)
+        }
+    }
+
+    public func handle(value: Value, logger: Logger) async {
+        let outcome: Outcome
+        do {
+            outcome = try await value.outcome.get()
+        } catch {
+            logger.debug("connection ended before its first request", metadata: ["error": "\(error)"])
+            return
+        }
+        switch outcome {
+        case .http(let asyncChannel):
+            await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+        case .refused(let asyncChannel, let status, let body):
+            await writeRefusal(asyncChannel, status: status, body: body, logger: logger)
+        case .webSocket(let asyncChannel, let upgrade):
+            let settings = upgrade.configuration
+            do {
+                _ = try await WSCore.WebSocketHandler.handle(
+                    type: .server,
+                    configuration: .init(
+                        extensions: [], autoPing: settings.autoPing, closeTimeout: settings.closeTimeout,
+                        validateUTF8: settings.validateUTF8, maxFrameSize: settings.maxFrameSize),
+                    asyncChannel: asyncChannel,
+                    context: CompassWebSocketContext(logger: logger, channel: value.channel),
+                    handler: upgrade.handler)
+            } catch {
+                logger.debug("websocket ended with an error", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// `HTTP <status>` with the JSON `body`, then close.
+    private func writeRefusal(
+        _ asyncChannel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, status: HTTPResponse.Status, body: String,
+        logger: Logger
+    ) async {
+        let body = ByteBuffer(string: body)
+        do {
+            try await asyncChannel.executeThenClose { _, outbound in
+                let head = HTTPResponse(
+                    status: status,
+                    headerFields: [.contentType: "application/json", .contentLength: String(body.readableBytes), .connection: "close"])
+                try await outbound.write(contentsOf: [.head(head), .body(body), .end(nil)])
+            }
+        } catch {
+            logger.trace("could not write the refusal", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import CompassAppAPI
+import CompassAuth
+import CompassHTTP
+import CompassREST
+import CompassRealtime
+import CompassTokens
+import Logging
+import Postgres
+
+/// Every setting of compass-worker, read once from the environment through one
+/// ``EnvironmentReader`` so a bad value stops the worker before it listens.
+///
+/// ```swift
+/// let configuration = try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
+/// ```
+/// `DATABASE_URL` and `COMPASS_JWT_SECRET` are required; `COMPASS_WORKER_HOST` (127.0.0.1),
+/// `COMPASS_WORKER_PORT` (4000), `LOG_LEVEL` (info), `COMPASS_DB_POOL_SIZE` (10) and
+/// `COMPASS_DB_STATEMENT_CACHE_SIZE` (128; 0 behind a transaction-mode pooler) are optional,
+/// beside each API's own settings.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on (0 picks a free one).
+    public var port = 4000
+    /// How much to log.
+    public var logLevel: Logger.Level = .info
+    /// Where the API pools' connections go (`authenticator` or a superuser), with the statement cache size.
+    public var database: PostgresConfiguration
+    /// Where LISTEN connections go (the same server, its own `application_name`).
+    public var listener: PostgresConfiguration
+    /// Connections the HTTP APIs (auth, REST, `/api`) may hold open at once.
+    public var poolSize = 10
+    /// The HS256 secret tokens are signed with.
+    public var jwtSecret: String
+    /// `/auth/v1`'s settings.
+    public var auth = AuthConfiguration()
+    /// `/rest/v1`'s settings.
+    public var rest = RESTConfiguration()
+    /// `/api`'s settings.
+    public var appAPI = AppAPIConfiguration()
+    /// `/realtime/v1`'s settings.
+    public var realtime = RealtimeConfiguration()
+
+    /// The `application_name` of the LISTEN connections, so operators can tell them apart.
+    public static let listenApplicationName = "compass-worker-listen"
+
+    /// Explicit values (tests, benchmarks); everything else at its default.
+    public init(database: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String) {
+        self.database = database
+        self.listener = listener ?? database
+        self.jwtSecret = jwtSecret
+    }
+
+    /// Reads every setting; the error names the first malformed one (never a secret's value).
+    public init(environment variables: [String: String]) throws(ConfigurationError) {
+        let environment = EnvironmentReader(variables)
+        let url = try environment.required("DATABASE_URL")
+        let secret = try environment.secret("COMPASS_JWT_SECRET") { secret in
+            do throws(JWTSecretError) {
+                try JWTSecretError.check(secret)
+                return nil
+            } catch {
+                return "is \(error.length) bytes long; HS256 needs at least \(JWTSecretError.minimumLength) bytes"
+            }
+        }
+        do {
+            self.init(
+                database: try PostgresConfiguration(url: url, applicationName: "compass-worker"),
+                listener: try PostgresConfiguration(url: url, applicationName: Self.listenApplicationName),
+                jwtSecret: secret)
+        } catch {
+            // The parser's message leaves out the URL's text (it may hold a password).
+            throw ConfigurationError("DATABASE_URL", problem: "is not a valid connection URL (\(error))")
+        }
+        host = environment.string("COMPASS_WORKER_HOST") ?? host
+        port = try environment.integer("COMPASS_WORKER_PORT", in: 0...65535) ?? port
+        logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel
+        poolSize = try environment.positiveInteger("COMPASS_DB_POOL_SIZE") ?? poolSize
+        if let size = try environment.nonNegativeInteger("COMPASS_DB_STATEMENT_CACHE_SIZE") {
+            database.preparedStatementCacheSize = size
+        }
+        auth = try AuthConfiguration(reading: environment)
+        rest = try RESTConfiguration(reading: environment)
+        appAPI = try AppAPIConfiguration(reading: environment)
+        realtime = try RealtimeConfiguration(reading: environment)
+    }
+
+    /// The realtime URL clients are given (`ws://host:port/realtime/v1`).
+    public func realtimeURL(port: Int? = nil) -> String {
+        "ws://\(host):\(port ?? self.port)/realtime/v1"
+    }
+}
