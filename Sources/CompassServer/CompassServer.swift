@@ -84,8 +84,9 @@ public struct CompassServer: Sendable {
         addProbes(to: router, apis: apis)
         for api in apis { api.addRoutes(to: router) }
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)
+        let limits = configuration.http
         let server = HTTPServerBuilder { responder in
-            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes)
+            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits)
         }
         return Application(
             router: router,

@@ -22,6 +22,8 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on (0 picks a free one).
     public var port = 4000
+    /// What one client may cost over HTTP (connections, header time and size).
+    public var http = HTTPLimits()
     /// How much to log.
     public var logLevel: Logger.Level = .info
     /// Where the API pools' connections go (`authenticator` or a superuser), with the statement cache size.
@@ -75,6 +77,7 @@ public struct ServerConfiguration: Sendable {
         host = environment.string("COMPASS_WORKER_HOST") ?? host
         port = try environment.integer("COMPASS_WORKER_PORT", in: 0...65535) ?? port
         logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel
+        http = try HTTPLimits(reading: environment)
         poolSize = try environment.positiveInteger("COMPASS_DB_POOL_SIZE") ?? poolSize
         if let size = try environment.nonNegativeInteger("COMPASS_DB_STATEMENT_CACHE_SIZE") {
             database.preparedStatementCacheSize = size

@@ -8,6 +8,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
+import Synchronization
 @_spi(WSInternal) import WSCore
 
 /// HTTP/1.1 whose WebSocket upgrades are decided by the APIs' ``WebSocketRoute``s, with
@@ -37,11 +38,15 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
 
     public let responder: HTTPChannelHandler.Responder
     let routes: [WebSocketRoute]
+    let limits: HTTPLimits
+    let connections: ConnectionCounter
 
-    /// Serves `responder`'s routes and upgrades requests for `routes`' paths.
-    public init(responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute]) {
+    /// Serves `responder`'s routes and upgrades requests for `routes`' paths, within `limits`.
+    public init(responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute], limits: HTTPLimits = HTTPLimits()) {
         self.responder = responder
         self.routes = routes
+        self.limits = limits
+        self.connections = ConnectionCounter()
     }
 
     /// The largest frame any route accepts (the decoder is set up before the route is known).
@@ -58,10 +63,15 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        guard connections.open(channel, limit: limits.maximumConnections) else {
+            logger.warning("connection refused: at the limit", metadata: ["http.max_connections": "\(limits.maximumConnections)"])
+            return Self.refuseOverCapacity(channel)
+        }
+        return channel.eventLoop.makeCompletedFuture {
             // Per connection: what the upgrade decision left for the next step.
             let refusal = NIOLoopBoundBox<(HTTPResponse.Status, String)?>(nil, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<Upgrade?>(nil, eventLoop: channel.eventLoop)
+            let requestGuard = NIOLoopBound(HTTPRequestGuard(limits: limits), eventLoop: channel.eventLoop)
             let this = self
             let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
                 maxFrameSize: maxFrameSize,
@@ -85,6 +95,8 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let upgrade = accepted.value else { throw ChannelError.inappropriateOperationForState }
+                        // Frames are not HTTP: the guard's part is done.
+                        try channel.pipeline.syncOperations.removeHandler(requestGuard.value)
                         let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
                         return .webSocket(asyncChannel, upgrade)
@@ -106,7 +118,13 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             pipeline.enablePipelining = false
             pipeline.enableErrorHandling = false
             pipeline.enableResponseHeaderValidation = false
+            // The URL counts towards the header limits; a field may be as long as the whole block.
+            pipeline.decoderConfiguration.maxHeaderFieldSize = limits.maximumHeaderBytes
+            pipeline.decoderConfiguration.maxHeaderListSize = limits.maximumHeaderBytes
             let outcome = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: pipeline)
+            // Right after the decoder, before the upgrade handler, so it sees every request head and decoding error.
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Outcome>.self)
+            try channel.pipeline.syncOperations.addHandler(requestGuard.value, position: .before(upgradeHandler))
             return Value(outcome: outcome, channel: channel)
         }
     }
@@ -116,7 +134,9 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         do {
             outcome = try await value.outcome.get()
         } catch {
+            // Malformed, refused, timed out or over capacity: whatever is left of it goes.
             logger.debug("connection ended before its first request", metadata: ["error": "\(error)"])
+            try? await value.channel.close()
             return
         }
         switch outcome {
@@ -157,5 +177,30 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         } catch {
             logger.trace("could not write the refusal", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+extension UpgradableHTTPChannel {
+    /// Answers 503 on a connection past the limit and closes it; its outcome fails.
+    static func refuseOverCapacity(_ channel: any Channel) -> EventLoopFuture<Value> {
+        let reply = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n"
+        channel.writeAndFlush(ByteBuffer(string: reply)).whenComplete { _ in channel.close(promise: nil) }
+        let outcome = channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState) as EventLoopFuture<Outcome>
+        return channel.eventLoop.makeSucceededFuture(Value(outcome: outcome, channel: channel))
+    }
+}
+
+/// Open connections, counted as they open and as their channels close.
+final class ConnectionCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Counts `channel` (uncounted when it closes) if fewer than `limit` are open.
+    func open(_ channel: any Channel, limit: Int) -> Bool {
+        guard count.wrappingAdd(1, ordering: .relaxed).newValue <= limit else {
+            count.wrappingSubtract(1, ordering: .relaxed)
+            return false
+        }
+        channel.closeFuture.whenComplete { _ in self.count.wrappingSubtract(1, ordering: .relaxed) }
+        return true
     }
 }

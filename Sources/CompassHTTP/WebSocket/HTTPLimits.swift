@@ -1,0 +1,30 @@
+/// What one client may cost the server over HTTP: connections, time to send a request head,
+/// time idle between requests, and the size of the request line and headers.
+///
+/// Requests past a limit get 414 (URL) or 431 (headers) and the connection is closed, as they
+/// do for malformed HTTP (400) or a version other than 1.x (505); a head not complete in
+/// ``headerTimeout`` closes the connection (so slow-header clients cannot hold sockets).
+public struct HTTPLimits: Sendable, Hashable {
+    /// Open connections (HTTP and WebSocket) at once; the next is answered 503 and closed.
+    public var maximumConnections = 10_000
+    /// Time a new connection has to send a complete request head.
+    public var headerTimeout: Duration = .seconds(10)
+    /// Time a keep-alive connection may sit between a response and the next request's complete head.
+    public var idleTimeout: Duration = .seconds(60)
+    /// Longest request target (path and query), in bytes.
+    public var maximumURLBytes = 16 * 1024
+    /// Largest header block (every name and value, the request target included), in bytes.
+    public var maximumHeaderBytes = 96 * 1024
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads `COMPASS_HTTP_*`; a malformed value throws naming the variable.
+    public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
+        maximumConnections = try environment.positiveInteger("COMPASS_HTTP_MAX_CONNECTIONS") ?? maximumConnections
+        headerTimeout = try environment.seconds("COMPASS_HTTP_HEADER_TIMEOUT_SECONDS") ?? headerTimeout
+        idleTimeout = try environment.seconds("COMPASS_HTTP_IDLE_TIMEOUT_SECONDS") ?? idleTimeout
+        maximumURLBytes = try environment.positiveInteger("COMPASS_HTTP_MAX_URL_BYTES") ?? maximumURLBytes
+        maximumHeaderBytes = try environment.positiveInteger("COMPASS_HTTP_MAX_HEADER_BYTES") ?? maximumHeaderBytes
+    }
+}

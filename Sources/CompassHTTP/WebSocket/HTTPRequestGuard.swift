@@ -1,0 +1,111 @@
+import NIOCore
+import NIOHTTP1
+
+/// Sits right after the HTTP/1 decoder of every connection and keeps a client from holding a
+/// socket it does not use: malformed requests are answered (400, 414, 431, 505) and closed, and a
+/// request head must arrive within the header timeout (the idle timeout after a response).
+///
+/// NIO's decoder reports a malformed request as an error and stops; without this handler the
+/// upgrade handler behind it never decides and the socket stays open with no reply. Removed on
+/// a WebSocket upgrade (frames are not HTTP).
+final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let limits: HTTPLimits
+    private var deadline: Scheduled<Void>?
+    /// A request head was read and its response has not ended yet.
+    private var responding = false
+    private var closed = false
+
+    init(limits: HTTPLimits) {
+        self.limits = limits
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startClock(context: context, timeout: limits.headerTimeout) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startClock(context: context, timeout: limits.headerTimeout)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closed else { return }
+        if case .head(let head) = unwrapInboundIn(data) {
+            deadline?.cancel()
+            deadline = nil
+            guard head.uri.utf8.count <= limits.maximumURLBytes else {
+                refuse(context: context, status: .uriTooLong)
+                return
+            }
+            responding = true
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            responding = false
+            startClock(context: context, timeout: limits.idleTimeout)
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError, !closed {
+            refuse(context: context, status: Self.status(for: error))
+        }
+        context.fireErrorCaught(error)
+    }
+
+    /// The reply for a request the decoder could not read.
+    static func status(for error: HTTPParserError) -> HTTPResponseStatus {
+        switch error {
+        case .headerOverflow: return .requestHeaderFieldsTooLarge
+        case .invalidVersion: return .httpVersionNotSupported
+        default: return .badRequest
+        }
+    }
+
+    /// Answers `status` with `Connection: close` (unless a response is already on its way) and closes.
+    private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus) {
+        closed = true
+        deadline?.cancel()
+        deadline = nil
+        guard !responding else {
+            context.close(promise: nil)
+            return
+        }
+        let head = HTTPResponseHead(
+            version: .http1_1, status: status, headers: ["Connection": "close", "Content-Length": "0"])
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        // Lingering close: a client still sending (a 1 MB header) would get a reset instead of
+        // the reply if unread bytes were left behind, so stop writing, read (and drop) a while, then close.
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            let context = loopBound.value
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.scheduleTask(in: .seconds(2)) { loopBound.value.close(promise: nil) }
+        }
+    }
+
+    /// Closes the connection if no complete request head arrives within `timeout`.
+    private func startClock(context: ChannelHandlerContext, timeout: Duration) {
+        deadline?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) { [weak self] in
+            guard let self, !self.responding, !self.closed else { return }
+            self.closed = true
+            loopBound.value.close(promise: nil)
+        }
+    }
+}

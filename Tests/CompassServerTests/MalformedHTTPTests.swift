@@ -1,0 +1,61 @@
+import Testing
+
+@testable import CompassServer
+
+/// Requests no client should send, over real sockets: each is answered with its status and
+/// the connection is closed, so nobody can hold file descriptors with junk or slow headers.
+@Suite("Malformed and oversized HTTP is answered and closed")
+struct MalformedHTTPTests {
+    static let cases: [(String, [UInt8], String)] = [
+        ("garbage request line", Array("GARBAGE\r\n\r\n".utf8), "400"),
+        ("TLS ClientHello", [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03] + Array(repeating: 0, count: 40), "400"),
+        ("HTTP/9.9", Array("GET /health HTTP/9.9\r\nHost: x\r\n\r\n".utf8), "505"),
+        ("NUL in the path", Array("GET /he\u{0}alth HTTP/1.1\r\nHost: x\r\n\r\n".utf8), "400"),
+        ("NUL in a header", Array("GET /health HTTP/1.1\r\nHost: x\r\nX: a\u{0}b\r\n\r\n".utf8), "400"),
+        ("a header without a colon", Array("GET /health HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n".utf8), "400"),
+        ("two Content-Lengths", Array("POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8), "400"),
+        ("an 80 KB URL", Array("GET /\(String(repeating: "a", count: 80_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), "414"),
+        ("a 1 MB header", Array("GET /health HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 1_000_000))\r\n\r\n".utf8), "431"),
+    ]
+
+    @Test func eachIsAnsweredWithItsStatusAndClosed() async throws {
+        try await ServerHarness.with { harness in
+            for (name, bytes, status) in Self.cases {
+                let connection = try RawConnection(port: harness.port)
+                connection.send(bytes)
+                let (reply, closed) = connection.readUntilClosed(timeout: .seconds(5))
+                #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(name): \(reply.prefix(60))")
+                #expect(closed, "\(name): the connection stayed open")
+            }
+        }
+    }
+
+    @Test func aRequestHeadThatNeverCompletesIsClosedAfterTheHeaderTimeout() async throws {
+        try await ServerHarness.with(adjust: { $0.http.headerTimeout = .seconds(1) }) { harness in
+            let slow = try RawConnection(port: harness.port)
+            slow.send("GET /health HTTP/1.1\r\nHost: x\r\n")
+            let (_, closed) = slow.readUntilClosed(timeout: .seconds(4))
+            #expect(closed)
+            // A well-formed request on a fresh connection is still served, and kept alive.
+            let good = try RawConnection(port: harness.port)
+            good.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let (reply, closedAfterReply) = good.readUntilClosed(timeout: .milliseconds(500))
+            #expect(reply.hasPrefix("HTTP/1.1 200 "))
+            #expect(!closedAfterReply)  // kept alive
+        }
+    }
+
+    @Test func connectionsPastTheCapAreRefusedWith503() async throws {
+        try await ServerHarness.with(adjust: { $0.http.maximumConnections = 2 }) { harness in
+            let first = try RawConnection(port: harness.port)
+            let second = try RawConnection(port: harness.port)
+            let third = try RawConnection(port: harness.port)
+            let (reply, closed) = third.readUntilClosed(timeout: .seconds(3))
+            #expect(reply.hasPrefix("HTTP/1.1 503 "))
+            #expect(closed)
+            first.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(first.readUntilClosed(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 200 "))
+            _ = second
+        }
+    }
+}
