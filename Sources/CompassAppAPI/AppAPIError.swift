@@ -73,6 +73,9 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
             return reply
         case let error as BodyTooLarge:
             return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
+        case let error where error.isPoolExhausted:
+            return AppAPIError(
+                status: .serviceUnavailable, code: "database_busy", message: "every database connection is busy; retry shortly")
         default:
             logger.error("request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
             return AppAPIError.internalError

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// `/auth/v1`: Supabase Auth (GoTrue), so `supabase.auth.signUp/signInWithPassword/refreshSession/signOut`
 /// work unchanged.
@@ -24,16 +25,21 @@ public struct AuthAPI: CompassAPI {
     let verifier: AccessTokenVerifier
     let limiter: SignInRateLimiter
     let logger: Logger
+    /// Auth's own connections: sign-in keeps working while REST holds every shared one.
+    public let pool: PostgresPool
 
     /// Builds the API on the server's shared pool, signing sessions with `secret`.
     public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {
-        store = AuthStore(pool: context.pool)
+        pool = context.makePool(size: configuration.poolSize)
+        store = AuthStore(pool: pool)
         sessions = try await SessionIssuer(store: store, secret: secret, configuration: configuration, now: context.now)
         self.configuration = configuration
         self.verifier = context.verifier
         limiter = SignInRateLimiter(configuration: configuration)
         self.logger = context.logger
     }
+
+    public var resources: [any Service] { [pool] }
 
     /// Adds every `/auth/v1` route, behind the gateway, GoTrue's error replies and its API-version header.
     public func addRoutes(to router: Router<CompassRequestContext>) {

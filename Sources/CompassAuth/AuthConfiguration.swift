@@ -16,6 +16,7 @@ import Foundation
 /// | `COMPASS_AUTH_RATE_LIMIT_ADDRESS` | 30 | failed sign-ins per client address per window before 429 |
 /// | `COMPASS_AUTH_RATE_LIMIT_WINDOW` | 300 | the rate-limit window, seconds |
 /// | `COMPASS_AUTH_MAX_BODY_BYTES` | 16384 | larger request bodies get 413 |
+/// | `COMPASS_AUTH_DB_POOL_SIZE` | 4 | auth's own database connections |
 public struct AuthConfiguration: Sendable, Hashable {
     /// Access-token lifetime in seconds.
     public var jwtExpiry = 3600
@@ -33,6 +34,8 @@ public struct AuthConfiguration: Sendable, Hashable {
     public var rateLimitWindow: TimeInterval = 300
     /// The largest request body read.
     public var maximumBodyBytes = 16 * 1024
+    /// Connections of auth's own pool (sign-up, sign-in, refresh, admin).
+    public var poolSize = 4
     /// The `iss` claim of access tokens.
     public var issuer = "compass"
 
@@ -51,6 +54,7 @@ public struct AuthConfiguration: Sendable, Hashable {
             refreshReuseInterval = TimeInterval(seconds)
         }
         autoconfirm = try environment.boolean("COMPASS_AUTH_AUTOCONFIRM") ?? autoconfirm
+        poolSize = try environment.positiveInteger("COMPASS_AUTH_DB_POOL_SIZE") ?? poolSize
     }
 
     /// Refuses a password shorter than ``minimumPasswordLength`` with GoTrue's `weak_password`.

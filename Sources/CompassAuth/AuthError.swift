@@ -50,6 +50,7 @@ public struct AuthError: HTTPResponseError, Sendable, Hashable {
     /// descriptions carry no bind values, so no password or token) and answered with a bare 500.
     @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
         if let error = error as? AuthError { return error }
+        if error.isPoolExhausted { return AuthError.databaseBusy }
         logger.error("auth request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
         return AuthError.internalError
     }
@@ -90,6 +91,8 @@ extension AuthError {
     static let noAuthorization = AuthError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
     static let rateLimited = AuthError(
         .tooManyRequests, "over_request_rate_limit", "Request rate limit reached")
+    static let databaseBusy = AuthError(
+        .serviceUnavailable, "request_timeout", "Processing this request timed out, please retry after a moment.")
     static let internalError = AuthError(.internalServerError, "unexpected_failure", "Unexpected failure, please try again")
 
     static func badJSON() -> AuthError {

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import Postgres
 
 /// Turns every error a route group's handlers throw into that API's error reply, written once:
 /// errors that already are replies (`HTTPResponseError`: the gateway's, the API's own refusals)
@@ -25,12 +26,23 @@ public struct ErrorReplyMiddleware: RouterMiddleware {
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        var reply: Response
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
-            return try error.response(from: request, context: context)
+            reply = try error.response(from: request, context: context)
         } catch {
-            return try translate(error, request, context.logger).response(from: request, context: context)
+            reply = try translate(error, request, context.logger).response(from: request, context: context)
         }
+        // Every 503 (a saturated pool, a schema cache not loaded yet) says when to come back.
+        if reply.status == .serviceUnavailable, reply.headers[.retryAfter] == nil { reply.headers[.retryAfter] = "1" }
+        return reply
+    }
+}
+
+extension Error {
+    /// Whether this is the pool's "no connection became free in time" (answered 503 with `Retry-After`).
+    public var isPoolExhausted: Bool {
+        (self as? PostgresError)?.code == .poolTimeout
     }
 }

@@ -28,17 +28,28 @@ public struct ServerContext: Sendable {
     /// The clock token expiry, sessions and relative times are computed against.
     public let now: @Sendable () -> Date
 
+    /// How long a request waits for a free pooled connection before it is answered 503.
+    public let poolCheckoutTimeout: Duration
+
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
         postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String, poolSize: Int,
-        logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        poolCheckoutTimeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(JWTSecretError) {
         self.postgres = postgres
         self.listener = listener ?? postgres
-        self.pool = PostgresPool(configuration: postgres, maximumConnections: poolSize, logger: logger)
+        self.poolCheckoutTimeout = poolCheckoutTimeout
+        self.pool = PostgresPool(
+            configuration: postgres, maximumConnections: poolSize, checkoutTimeout: poolCheckoutTimeout, logger: logger)
         self.verifier = try await AccessTokenVerifier(secret: jwtSecret)
         self.metrics = PrometheusCollectorRegistry()
         self.logger = logger
         self.now = now
+    }
+
+    /// A pool of an API's own (run it in the API's ``CompassAPI/resources``), so that API keeps
+    /// answering while the shared one is saturated.
+    public func makePool(size: Int) -> PostgresPool {
+        PostgresPool(configuration: postgres, maximumConnections: size, checkoutTimeout: poolCheckoutTimeout, logger: logger)
     }
 }

@@ -44,7 +44,7 @@ public struct CompassServer: Sendable {
     ) async throws {
         let context = try await ServerContext(
             postgres: configuration.database, listener: configuration.listener, jwtSecret: configuration.jwtSecret,
-            poolSize: configuration.poolSize, logger: logger, now: now)
+            poolSize: configuration.poolSize, poolCheckoutTimeout: configuration.poolCheckoutTimeout, logger: logger, now: now)
         self.configuration = configuration
         self.context = context
         self.auth = try await AuthAPI(context: context, secret: configuration.jwtSecret, configuration: configuration.auth)
@@ -81,6 +81,7 @@ public struct CompassServer: Sendable {
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
         let apis = self.apis
         let router = Router(context: CompassRequestContext.self)
+        router.add(middleware: CancelOnDisconnectMiddleware())
         addProbes(to: router, apis: apis)
         for api in apis { api.addRoutes(to: router) }
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)

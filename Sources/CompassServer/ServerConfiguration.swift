@@ -30,8 +30,10 @@ public struct ServerConfiguration: Sendable {
     public var database: PostgresConfiguration
     /// Where LISTEN connections go (the same server, its own `application_name`).
     public var listener: PostgresConfiguration
-    /// Connections the HTTP APIs (auth, REST, `/api`) may hold open at once.
+    /// Connections REST and `/api` may hold open at once (auth has its own few, see ``AuthConfiguration/poolSize``).
     public var poolSize = 10
+    /// How long a request waits for a free connection before it is answered 503 with `Retry-After`.
+    public var poolCheckoutTimeout: Duration = .seconds(10)
     /// The HS256 secret tokens are signed with.
     public var jwtSecret: String
     /// `/auth/v1`'s settings.
@@ -79,6 +81,7 @@ public struct ServerConfiguration: Sendable {
         logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel
         http = try HTTPLimits(reading: environment)
         poolSize = try environment.positiveInteger("COMPASS_DB_POOL_SIZE") ?? poolSize
+        poolCheckoutTimeout = try environment.seconds("COMPASS_DB_POOL_TIMEOUT_SECONDS") ?? poolCheckoutTimeout
         if let size = try environment.nonNegativeInteger("COMPASS_DB_STATEMENT_CACHE_SIZE") {
             database.preparedStatementCacheSize = size
         }

@@ -244,12 +244,14 @@ public actor PostgresConnection {
     /// Polls the socket in short slices so cancellation is noticed; returns true when readable.
     ///
     /// With `timeoutMilliseconds == nil` it waits until the socket is ready, cancelling the
-    /// running query on the server if the calling task is cancelled meanwhile.
+    /// running query on the server if the calling task is cancelled meanwhile (or its caller
+    /// has left, see ``PostgresCancellation``).
     private func waitForSocket(
         _ connection: OpaquePointer, writable: Bool, timeoutMilliseconds: Int32?, query: PostgresQuery
     ) throws(PostgresError) -> Bool {
         var remaining = timeoutMilliseconds
         var cancelSent = false
+        let callerHasLeft = PostgresCancellation.callerHasLeft
         while true {
             let socket = PQsocket(connection)
             guard socket >= 0 else { throw connectionError(connection, query, #fileID, #line) }
@@ -267,7 +269,7 @@ public actor PostgresConnection {
                 if left <= slice { return false }
                 remaining = left - slice
             }
-            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled, let cancelHandle {
+            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled || callerHasLeft?() == true, let cancelHandle {
                 cancelSent = true
                 var buffer = [CChar](repeating: 0, count: 256)
                 _ = PQcancel(cancelHandle, &buffer, Int32(buffer.count))

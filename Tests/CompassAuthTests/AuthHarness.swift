@@ -46,13 +46,12 @@ struct AuthHarness {
             let clock = TestClock()
             let context = try await ServerContext(
                 postgres: database.configuration, jwtSecret: secret, poolSize: 2, logger: TestDatabase.logger, now: { clock.now })
-            let pool = context.pool
             let verifier = context.verifier
             let api = try await AuthAPI(context: context, secret: secret, configuration: configuration)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)
-            try await pool.withRunning { _ in
+            try await api.pool.withRunning { _ in
                 try await Application(router: router).test(.router) { client in
                     try await body(AuthHarness(database: database, client: client, keys: keys, clock: clock, verifier: verifier))
                 }

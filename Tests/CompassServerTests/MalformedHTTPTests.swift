@@ -22,8 +22,8 @@ struct MalformedHTTPTests {
         try await ServerHarness.with { harness in
             for (name, bytes, status) in Self.cases {
                 let connection = try RawConnection(port: harness.port)
-                connection.send(bytes)
-                let (reply, closed) = connection.readUntilClosed(timeout: .seconds(5))
+                await connection.send(bytes)
+                let (reply, closed) = await connection.readUntilClosed(timeout: .seconds(5))
                 #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(name): \(reply.prefix(60))")
                 #expect(closed, "\(name): the connection stayed open")
             }
@@ -33,13 +33,13 @@ struct MalformedHTTPTests {
     @Test func aRequestHeadThatNeverCompletesIsClosedAfterTheHeaderTimeout() async throws {
         try await ServerHarness.with(adjust: { $0.http.headerTimeout = .seconds(1) }) { harness in
             let slow = try RawConnection(port: harness.port)
-            slow.send("GET /health HTTP/1.1\r\nHost: x\r\n")
-            let (_, closed) = slow.readUntilClosed(timeout: .seconds(4))
+            await slow.send("GET /health HTTP/1.1\r\nHost: x\r\n")
+            let (_, closed) = await slow.readUntilClosed(timeout: .seconds(4))
             #expect(closed)
             // A well-formed request on a fresh connection is still served, and kept alive.
             let good = try RawConnection(port: harness.port)
-            good.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            let (reply, closedAfterReply) = good.readUntilClosed(timeout: .milliseconds(500))
+            await good.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            let (reply, closedAfterReply) = await good.readUntilClosed(timeout: .milliseconds(500))
             #expect(reply.hasPrefix("HTTP/1.1 200 "))
             #expect(!closedAfterReply)  // kept alive
         }
@@ -50,11 +50,11 @@ struct MalformedHTTPTests {
             let first = try RawConnection(port: harness.port)
             let second = try RawConnection(port: harness.port)
             let third = try RawConnection(port: harness.port)
-            let (reply, closed) = third.readUntilClosed(timeout: .seconds(3))
+            let (reply, closed) = await third.readUntilClosed(timeout: .seconds(3))
             #expect(reply.hasPrefix("HTTP/1.1 503 "))
             #expect(closed)
-            first.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(first.readUntilClosed(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 200 "))
+            await first.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await first.readUntilClosed(timeout: .milliseconds(500)).text.hasPrefix("HTTP/1.1 200 "))
             _ = second
         }
     }

@@ -4,6 +4,8 @@ import NIOHTTP1
 /// Sits right after the HTTP/1 decoder of every connection and keeps a client from holding a
 /// socket it does not use: malformed requests are answered (400, 414, 431, 505) and closed, and a
 /// request head must arrive within the header timeout (the idle timeout after a response).
+/// When the client goes away mid-request it tells the request's ``ClientConnection``, so the
+/// request's statement is cancelled.
 ///
 /// NIO's decoder reports a malformed request as an error and stops; without this handler the
 /// upgrade handler behind it never decides and the socket stays open with no reply. Removed on
@@ -15,13 +17,15 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let limits: HTTPLimits
+    private let client: ClientConnection
     private var deadline: Scheduled<Void>?
     /// A request head was read and its response has not ended yet.
     private var responding = false
     private var closed = false
 
-    init(limits: HTTPLimits) {
+    init(limits: HTTPLimits, client: ClientConnection) {
         self.limits = limits
+        self.client = client
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -31,6 +35,21 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelActive(context: ChannelHandlerContext) {
         startClock(context: context, timeout: limits.headerTimeout)
         context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        client.clientLeft()
+        context.fireChannelInactive()
+    }
+
+    /// The client closed its side: an HTTP/1.1 client does that only when it gives up (nobody
+    /// half-closes and waits for a reply), so the request in flight is abandoned.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event {
+            client.clientLeft()
+            if responding { context.close(promise: nil) }
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {

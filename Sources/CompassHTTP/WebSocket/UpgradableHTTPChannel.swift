@@ -34,6 +34,8 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     public struct Value: ServerChildChannelValue {
         let outcome: EventLoopFuture<Outcome>
         public let channel: any Channel
+        /// What the connection's requests see of it (``ClientConnection/current``).
+        let client: ClientConnection
     }
 
     public let responder: HTTPChannelHandler.Responder
@@ -71,7 +73,8 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             // Per connection: what the upgrade decision left for the next step.
             let refusal = NIOLoopBoundBox<(HTTPResponse.Status, String)?>(nil, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<Upgrade?>(nil, eventLoop: channel.eventLoop)
-            let requestGuard = NIOLoopBound(HTTPRequestGuard(limits: limits), eventLoop: channel.eventLoop)
+            let client = ClientConnection()
+            let requestGuard = NIOLoopBound(HTTPRequestGuard(limits: limits, client: client), eventLoop: channel.eventLoop)
             let this = self
             let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
                 maxFrameSize: maxFrameSize,
@@ -125,7 +128,7 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             // Right after the decoder, before the upgrade handler, so it sees every request head and decoding error.
             let upgradeHandler = try channel.pipeline.syncOperations.handler(type: NIOTypedHTTPServerUpgradeHandler<Outcome>.self)
             try channel.pipeline.syncOperations.addHandler(requestGuard.value, position: .before(upgradeHandler))
-            return Value(outcome: outcome, channel: channel)
+            return Value(outcome: outcome, channel: channel, client: client)
         }
     }
 
@@ -141,7 +144,9 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         }
         switch outcome {
         case .http(let asyncChannel):
-            await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+            await ClientConnection.$current.withValue(value.client) {
+                await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+            }
         case .refused(let asyncChannel, let status, let body):
             await writeRefusal(asyncChannel, status: status, body: body, logger: logger)
         case .webSocket(let asyncChannel, let upgrade):
@@ -186,7 +191,7 @@ extension UpgradableHTTPChannel {
         let reply = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\nContent-Length: 0\r\n\r\n"
         channel.writeAndFlush(ByteBuffer(string: reply)).whenComplete { _ in channel.close(promise: nil) }
         let outcome = channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState) as EventLoopFuture<Outcome>
-        return channel.eventLoop.makeSucceededFuture(Value(outcome: outcome, channel: channel))
+        return channel.eventLoop.makeSucceededFuture(Value(outcome: outcome, channel: channel, client: ClientConnection()))
     }
 }
 

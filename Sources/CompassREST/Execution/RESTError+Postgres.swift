@@ -8,7 +8,8 @@ extension RESTError {
         guard error.code == .server, let state = error.sqlState?.rawValue else {
             switch error.code {
             case .poolTimeout:
-                self.init(status: 504, code: "PGRST003", message: "Timed out acquiring connection from connection pool.")
+                // PostgREST answers 504; a saturated pool is the server being busy, so 503 with Retry-After.
+                self.init(status: 503, code: "PGRST003", message: "Timed out acquiring connection from connection pool.")
             case .connectionFailed, .connectionLost, .closed, .poolClosed:
                 self.init(status: 503, code: "PGRST000", message: "Database connection error.")
             default:

@@ -6,8 +6,11 @@ import Glibc
 #endif
 
 /// A plain TCP connection to the test server, for requests no HTTP client would send.
-final class RawConnection {
-    private let socket: Int32
+///
+/// Its socket calls block, so they run on a dispatch queue of its own: blocking the test's
+/// cooperative threads would stall the in-process server it talks to.
+final class RawConnection: @unchecked Sendable {  // every socket call goes through `queue`
+    private var socket: Int32
 
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
@@ -22,10 +25,38 @@ final class RawConnection {
         guard connected == 0 else { throw HarnessError("could not connect to port \(port)") }
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
+
+    /// Closes the socket (the client goes away).
+    func hangUp() {
+        queue.sync {
+            if socket >= 0 { close(socket) }
+            socket = -1
+        }
+    }
+
+    private let queue = DispatchQueue(label: "raw-connection")
 
     /// Sends every byte (stops quietly if the server already closed).
-    func send(_ bytes: [UInt8]) {
+    func send(_ bytes: [UInt8]) async {
+        await withCheckedContinuation { done in
+            queue.async {
+                self.sendBlocking(bytes)
+                done.resume()
+            }
+        }
+    }
+
+    func send(_ text: String) async { await send(Array(text.utf8)) }
+
+    /// What the server sends until it closes (`closed` true) or `timeout` passes with the socket still open.
+    func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
+        await withCheckedContinuation { done in
+            queue.async { done.resume(returning: self.readBlocking(timeout: timeout)) }
+        }
+    }
+
+    private func sendBlocking(_ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let result = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -34,10 +65,7 @@ final class RawConnection {
         }
     }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
-
-    /// What the server sends until it closes (`closed` true) or `timeout` passes with the socket still open.
-    func readUntilClosed(timeout: Duration) -> (text: String, closed: Bool) {
+    private func readBlocking(timeout: Duration) -> (text: String, closed: Bool) {
         var timeval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -53,5 +81,27 @@ final class RawConnection {
             received += buffer[0..<count]
         }
         return (String(decoding: received, as: UTF8.self), false)
+    }
+}
+
+extension RawConnection {
+    /// Sends one `GET` with `Connection: close` and the given headers, and returns the reply's status code.
+    static func get(_ target: String, port: Int, headers: [String: String], timeout: Duration = .seconds(15)) async throws -> Int? {
+        let connection = try RawConnection(port: port)
+        await connection.send(request(target, headers: headers))
+        return status(of: await connection.readUntilClosed(timeout: timeout).text)
+    }
+
+    /// `GET target HTTP/1.1` with `Host`, `Connection: close` and `headers`.
+    static func request(_ target: String, headers: [String: String]) -> String {
+        var text = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        return text + "\r\n"
+    }
+
+    /// The status code of a raw reply.
+    static func status(of reply: String) -> Int? {
+        let parts = reply.split(separator: " ", maxSplits: 2)
+        return parts.count >= 2 ? Int(parts[1]) : nil
     }
 }

@@ -1,0 +1,100 @@
+import CompassServer
+import CompassTestSupport
+import Foundation
+import Postgres
+import Testing
+
+/// One user's slow or abandoned requests cannot hold the database for everyone else: per-role
+/// statement timeouts, statements cancelled when their client hangs up, bounded pool waits.
+@Suite("Requests cannot stall the worker")
+struct RequestIsolationTests {
+    /// A function that sleeps, callable by every API role.
+    static func installSleeper(_ harness: ServerHarness) async throws {
+        _ = try await harness.database.query(
+            """
+            CREATE FUNCTION public.sleep_for(seconds float8) RETURNS int LANGUAGE sql AS 'SELECT 1 FROM pg_sleep(seconds)';
+            """)
+        _ = try await harness.database.query("GRANT EXECUTE ON FUNCTION public.sleep_for(float8) TO anon, authenticated, service_role")
+        _ = try await harness.database.query("NOTIFY pgrst, 'reload schema'")
+        try await Task.sleep(for: .milliseconds(300))
+    }
+
+    func headers(_ harness: ServerHarness, key: String) -> [String: String] {
+        ["apikey": key, "Authorization": "Bearer \(key)"]
+    }
+
+    @Test func eachRoleRunsUnderItsOwnStatementTimeoutAndTheDatabasesOwnSettingWins() async throws {
+        try await ServerHarness.with { harness in
+            try await Self.installSleeper(harness)
+            _ = try await harness.database.query(
+                "ALTER ROLE anon IN DATABASE \(unescaped: "\"\(harness.database.name)\"") SET statement_timeout = '300ms'")
+            let started = ContinuousClock.now
+            let anon = try await RawConnection.get(
+                "/rest/v1/rpc/sleep_for?seconds=2", port: harness.port, headers: headers(harness, key: harness.keys.anon))
+            #expect(anon == 500)  // 57014 canceling statement due to statement timeout
+            #expect(ContinuousClock.now - started < .seconds(2))
+            // service_role has no timeout: the same call completes.
+            let service = try await RawConnection.get(
+                "/rest/v1/rpc/sleep_for?seconds=0.5", port: harness.port, headers: headers(harness, key: harness.keys.serviceRole))
+            #expect(service == 200)
+            let timeouts = try await harness.database.query(
+                """
+                SELECT r.rolname, s.setconfig::text FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+                WHERE s.setdatabase = 0 AND r.rolname IN ('anon', 'authenticated') ORDER BY 1
+                """
+            ).map { try "\($0.decode(String.self, at: 0)) \($0.decode(String.self, at: 1))" }
+            #expect(timeouts == ["anon {statement_timeout=3s}", "authenticated {statement_timeout=8s}"])
+        }
+    }
+
+    @Test func aStatementIsCancelledWhenItsClientHangsUp() async throws {
+        try await ServerHarness.with { harness in
+            try await Self.installSleeper(harness)
+            let client = try RawConnection(port: harness.port)
+            await client.send(RawConnection.request(
+                "/rest/v1/rpc/sleep_for?seconds=30", headers: headers(harness, key: harness.keys.serviceRole)))
+            let sleeping: PostgresQuery = "SELECT count(*)::int FROM pg_stat_activity WHERE datname = \(harness.database.name) AND query LIKE '%sleep_for%' AND state = 'active' AND pid <> pg_backend_pid()"
+            #expect(try await Self.waitFor(harness, sleeping, toBe: 1))
+            client.hangUp()
+            #expect(try await Self.waitFor(harness, sleeping, toBe: 0, within: .seconds(3)))
+        }
+    }
+
+    @Test func aSaturatedPoolAnswers503WithRetryAfterWhileSignInAndHealthKeepAnswering() async throws {
+        try await ServerHarness.with(adjust: {
+            $0.poolSize = 1
+            $0.poolCheckoutTimeout = .milliseconds(500)
+        }) { harness in
+            try await Self.installSleeper(harness)
+            let slow = try RawConnection(port: harness.port)
+            await slow.send(RawConnection.request(
+                "/rest/v1/rpc/sleep_for?seconds=4", headers: headers(harness, key: harness.keys.serviceRole)))
+            try await Task.sleep(for: .milliseconds(300))
+            let waiting = try RawConnection(port: harness.port)
+            await waiting.send(RawConnection.request("/rest/v1/schools?select=id", headers: headers(harness, key: harness.keys.serviceRole)))
+            let reply = await waiting.readUntilClosed(timeout: .seconds(3)).text
+            #expect(RawConnection.status(of: reply) == 503)
+            #expect(reply.lowercased().contains("retry-after: 1"))
+            #expect(try await RawConnection.get("/health", port: harness.port, headers: [:], timeout: .seconds(2)) == 200)
+            let signIn = try RawConnection(port: harness.port)
+            let body = #"{"email":"sofia.rivera@example.com","password":"compass-demo-password"}"#
+            await signIn.send(
+                "POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: x\r\nConnection: close\r\napikey: \(harness.keys.anon)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            #expect(RawConnection.status(of: await signIn.readUntilClosed(timeout: .seconds(3)).text) == 200)
+            _ = slow
+        }
+    }
+
+    /// Polls `query` (one integer) until it equals `expected`.
+    static func waitFor(
+        _ harness: ServerHarness, _ query: PostgresQuery, toBe expected: Int, within timeout: Duration = .seconds(5)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await harness.database.query(query)[0].decode(Int.self, at: 0) == expected { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+}
