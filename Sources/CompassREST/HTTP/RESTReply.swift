@@ -21,11 +21,4 @@ enum RESTReply {
     static func error(_ error: RESTError) -> Response {
         body(status: error.status, error.body, headers: error.headers)
     }
-
-    /// 406 PGRST116, worded as PostgREST words it (supabase-swift reads "0 rows" as "no row").
-    static func singularity(rows: Int) -> RESTError {
-        RESTError(
-            status: 406, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
-            details: "The result contains \(rows) rows")
-    }
 }

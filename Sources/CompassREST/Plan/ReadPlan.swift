@@ -56,7 +56,7 @@ enum CastType {
     static func checked(_ name: String) throws(RESTError) -> String {
         let normalized = name.lowercased()
         guard allowed.contains(normalized) else {
-            throw RESTError(status: 400, code: "42704", message: "type \"\(name)\" does not exist")
+            throw .undefinedType(name)
         }
         return normalized
     }

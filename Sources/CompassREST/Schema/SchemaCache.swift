@@ -31,10 +31,7 @@ public struct SchemaCache: Sendable {
     public func table(named name: String) throws(RESTError) -> TableInfo {
         if let table = tables[name] { return table }
         let suggestion = FuzzyMatch.best(for: name, among: tables.keys, minimumScore: 0.75)
-        throw RESTError(
-            status: 404, code: "PGRST205",
-            message: "Could not find the table '\(schema).\(name)' in the schema cache",
-            hint: suggestion.map { "Perhaps you meant the table '\(schema).\($0)'" })
+        throw .tableNotFound(schema: schema, name: name, suggestion: suggestion)
     }
 }
 
