@@ -111,7 +111,7 @@ struct RESTErrorCatalogTests {
     static func function(_ type: String) -> FunctionInfo {
         FunctionInfo(
             name: "add", parameters: [.init(name: "a", type: type, hasDefault: false)], returnsSet: false, returnsScalar: true,
-            returnsVoid: false, returnTable: nil, volatility: "i")
+            returnsVoid: false, returnTable: nil, volatility: .immutable)
     }
 
     @Test(arguments: refusals)

@@ -92,11 +92,11 @@ struct SQLBuilderTests {
         var cache = SQLBindingTests.cache
         cache.functions["mine"] = [FunctionInfo(
             name: "mine", parameters: [.init(name: "who", type: "uuid", hasDefault: false)], returnsSet: true, returnsScalar: false,
-            returnsVoid: false, returnTable: "interactions", volatility: "s")]
+            returnsVoid: false, returnTable: "interactions", volatility: .stable)]
         let parameters = try QueryParameters(query: "select=id,schools(name)&content=eq.z&limit=4")
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try CallPlanner.plan(
-            name: "mine", argumentKeys: ["who"], argumentsJSON: #"{"who":"x"}"#, cache: cache, parameters: parameters, range: range, isRead: false)
+            name: "mine", argumentKeys: ["who"], argumentsJSON: #"{"who":"x"}"#, cache: cache, parameters: parameters, range: range)
         let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, single: true)
         #expect(
             statement.text

@@ -21,7 +21,7 @@ extension RESTAPI {
         let range = try request.range()
         let plan = try CallPlanner.plan(
             name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
-            range: range, isRead: request.method.isRead)
+            range: range)
         let single = request.wantsSingleObject
         let statement = CallQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet

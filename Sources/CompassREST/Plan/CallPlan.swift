@@ -16,7 +16,7 @@ struct CallPlan: Sendable {
 enum CallPlanner {
     static func plan(
         name: String, argumentKeys: [String], argumentsJSON: String, cache: SchemaCache,
-        parameters: QueryParameters, range: RowRange, isRead: Bool
+        parameters: QueryParameters, range: RowRange
     ) throws(RESTError) -> CallPlan {
         let keys = Set(argumentKeys)
         let overloads = cache.functions[name] ?? []
