@@ -33,4 +33,10 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let featureNotSupported = SQLState(rawValue: "0A000")
     public static let invalidSQLStatementName = SQLState(rawValue: "26000")
     public static let raiseException = SQLState(rawValue: "P0001")
+    public static let cardinalityViolation = SQLState(rawValue: "21000")
+    public static let invalidParameterValue = SQLState(rawValue: "22023")
+    public static let readOnlySQLTransaction = SQLState(rawValue: "25006")
+    public static let undefinedObject = SQLState(rawValue: "42704")
+    public static let invalidObjectDefinition = SQLState(rawValue: "42P17")
+    public static let configurationLimitExceeded = SQLState(rawValue: "53400")
 }

@@ -53,7 +53,7 @@ struct RequestIsolationTests {
             let client = try RawConnection(port: harness.port)
             await client.send(RawConnection.request(
                 "/rest/v1/rpc/sleep_for?seconds=30", headers: headers(harness, key: harness.keys.serviceRole)))
-            let sleeping: PostgresQuery = "SELECT count(*)::int FROM pg_stat_activity WHERE datname = \(harness.database.name) AND query LIKE '%sleep_for%' AND state = 'active' AND pid <> pg_backend_pid()"
+            let sleeping = Self.sleeping(harness)
             #expect(try await Self.waitFor(harness, sleeping, toBe: 1))
             client.hangUp()
             #expect(try await Self.waitFor(harness, sleeping, toBe: 0, within: .seconds(3)))
@@ -68,11 +68,11 @@ struct RequestIsolationTests {
             try await Self.installSleeper(harness)
             let slow = try RawConnection(port: harness.port)
             await slow.send(RawConnection.request(
-                "/rest/v1/rpc/sleep_for?seconds=4", headers: headers(harness, key: harness.keys.serviceRole)))
-            try await Task.sleep(for: .milliseconds(300))
+                "/rest/v1/rpc/sleep_for?seconds=8", headers: headers(harness, key: harness.keys.serviceRole)))
+            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1))
             let waiting = try RawConnection(port: harness.port)
             await waiting.send(RawConnection.request("/rest/v1/schools?select=id", headers: headers(harness, key: harness.keys.serviceRole)))
-            let reply = await waiting.readUntilClosed(timeout: .seconds(3)).text
+            let reply = await waiting.readUntilClosed(timeout: .seconds(6)).text
             #expect(RawConnection.status(of: reply) == 503)
             #expect(reply.lowercased().contains("retry-after: 1"))
             #expect(try await RawConnection.get("/health", port: harness.port, headers: [:], timeout: .seconds(2)) == 200)
@@ -81,14 +81,22 @@ struct RequestIsolationTests {
             await signIn.send(
                 "POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: x\r\nConnection: close\r\napikey: \(harness.keys.anon)\r\n"
                     + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            #expect(RawConnection.status(of: await signIn.readUntilClosed(timeout: .seconds(3)).text) == 200)
+            #expect(RawConnection.status(of: await signIn.readUntilClosed(timeout: .seconds(6)).text) == 200)
             _ = slow
         }
     }
 
+    /// How many `sleep_for` calls are running in the test's database.
+    static func sleeping(_ harness: ServerHarness) -> PostgresQuery {
+        """
+        SELECT count(*)::int FROM pg_stat_activity
+        WHERE datname = \(harness.database.name) AND query LIKE '%sleep_for%' AND state = 'active' AND pid <> pg_backend_pid()
+        """
+    }
+
     /// Polls `query` (one integer) until it equals `expected`.
     static func waitFor(
-        _ harness: ServerHarness, _ query: PostgresQuery, toBe expected: Int, within timeout: Duration = .seconds(5)
+        _ harness: ServerHarness, _ query: PostgresQuery, toBe expected: Int, within timeout: Duration = .seconds(10)
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

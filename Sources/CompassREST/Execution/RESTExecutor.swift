@@ -50,14 +50,14 @@ struct RESTExecutor: Sendable {
                         throw error
                     }
                 }
-                throw RESTError(status: 500, code: "PGRSTX00", message: "Internal server error")
+                throw RESTError.internalFailure(.unexpected)
             }
         } catch let error as RESTError {
             throw error
         } catch let error as PostgresError {
             throw RESTError(error, isAuthenticated: scope.isAuthenticated)
         } catch {
-            throw RESTError(status: 500, code: "PGRSTX00", message: "Internal server error")
+            throw RESTError.internalFailure(.unexpected)
         }
     }
 

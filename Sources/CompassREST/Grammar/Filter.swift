@@ -35,8 +35,8 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The SQL operator.
-    var sql: String {
+    /// The SQL operator, written here so it is source text (see ``SQLBuilder``).
+    var sql: StaticString {
         switch self {
         case .eq: return "="
         case .neq: return "<>"
@@ -70,7 +70,7 @@ public enum IsValue: String, Sendable, Hashable {
     case null, notNull = "not_null", `true`, `false`, unknown
 
     /// The SQL after `IS`.
-    var sql: String {
+    var sql: StaticString {
         switch self {
         case .null: return "NULL"
         case .notNull: return "NOT NULL"
@@ -86,7 +86,7 @@ public enum FullTextOperator: String, Sendable, Hashable, CaseIterable {
     case fts, plfts, phfts, wfts
 
     /// The function that turns the operand into a tsquery.
-    var function: String {
+    var function: StaticString {
         switch self {
         case .fts: return "to_tsquery"
         case .plfts: return "plainto_tsquery"

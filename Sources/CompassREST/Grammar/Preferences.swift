@@ -40,9 +40,7 @@ public struct Preferences: Sendable, Hashable {
             }
         }
         if isStrict, !invalid.isEmpty {
-            throw RESTError(
-                status: 400, code: "PGRST122", message: "Invalid preferences given with handling=strict",
-                details: "Invalid preferences: " + invalid.joined(separator: ", "))
+            throw .invalidPreferences(invalid)
         }
     }
 

@@ -2,7 +2,7 @@
 /// body (all four keys, null when empty) and any extra headers (`WWW-Authenticate`).
 ///
 /// ```swift
-/// throw RESTError(status: 404, code: "PGRST205", message: "Could not find the table 'public.x' in the schema cache")
+/// throw RESTError.notEmbedded("actor")   // 400 PGRST108; every refusal is in RESTError+Catalog.swift
 /// ```
 /// Messages never carry bound values the request did not itself show the client.
 public struct RESTError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -19,8 +19,9 @@ public struct RESTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Extra response headers, name and value.
     public var headers: [String: String]
 
-    /// Makes an error whose details (if any) are text.
-    public init(
+    /// Makes an error whose details (if any) are text. Only the catalog (`RESTError+Catalog.swift`)
+    /// and the SQLSTATE mapping call this, so each code's status and wording are written once.
+    init(
         status: Int, code: String, message: String, details: String? = nil, hint: String? = nil,
         headers: [String: String] = [:]
     ) {
@@ -48,15 +49,49 @@ public struct RESTError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RESTError {
-    /// PGRST100: a query parameter (or header value) that does not parse.
-    static func parse(_ what: String, input: String, column: Int, details: String) -> RESTError {
-        RESTError(
-            status: 400, code: "PGRST100",
-            message: "\"failed to parse \(what) (\(input))\" (line 1, column \(column))", details: details)
+    /// Why a body is refused (PGRST102).
+    enum BodyProblem: Sendable, Hashable {
+        /// Not JSON, or not the object (or array of objects) the request needs.
+        case emptyOrInvalidJSON
+        /// An array whose objects do not all have the same keys.
+        case mismatchedKeys
+        /// Longer than the configured limit, in bytes.
+        case tooLarge(limit: Int)
     }
 
-    /// PGRST102: a body that is not the JSON the request needs.
-    static func invalidBody(_ message: String) -> RESTError {
-        RESTError(status: 400, code: "PGRST102", message: message)
+    /// Why a row window is refused (PGRST103).
+    enum RangeProblem: Sendable, Hashable {
+        /// `Range: 9-3`.
+        case lowerAboveUpper
+        /// `limit=-1`.
+        case negativeLimit
+        /// An offset past the counted total.
+        case offsetPastTotal(offset: Int, total: Int)
+    }
+
+    /// PostgREST syntax this server refuses (PGRST127).
+    enum UnsupportedFeature: Sendable, Hashable {
+        /// `select=...relation(…)`.
+        case spreadEmbed
+        /// Filters on `/rpc/fn` when `fn` does not return rows of an exposed table.
+        case filtersOnFunctionWithoutTable
+    }
+
+    /// Why a bearer token is refused (PGRST301/PGRST303).
+    enum JWTProblem: Sendable, Hashable {
+        /// Not three base64url parts that decode; `parts` is how many dot-separated parts it has.
+        case malformed(parts: Int)
+        case badSignature
+        case expired
+        /// The payload lacks the claims a token needs.
+        case unreadableClaims
+    }
+
+    /// What went wrong inside the server (PGRSTX00).
+    enum InternalFailure: Sendable, Hashable {
+        /// The database client failed without a server error or a connection problem.
+        case databaseClient
+        /// Anything else; never described to the client.
+        case unexpected
     }
 }

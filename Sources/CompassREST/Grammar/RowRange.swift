@@ -23,17 +23,13 @@ public struct RowRange: Sendable, Hashable {
         var upper: Int? = queryLimit.map { lower + $0 - 1 }
         if let header = rangeHeader?.trimmingSpaces, let (first, last) = Self.parseHeader(header) {
             if let last, last < first {
-                throw RESTError(
-                    status: 416, code: "PGRST103", message: "Requested range not satisfiable",
-                    details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+                throw .rangeNotSatisfiable(.lowerAboveUpper)
             }
             lower = max(lower, first)
             if let last { upper = min(upper ?? last, last) }
         }
         if let queryLimit, queryLimit < 0 {
-            throw RESTError(
-                status: 416, code: "PGRST103", message: "Requested range not satisfiable",
-                details: "Limit should be greater than or equal to zero.")
+            throw .rangeNotSatisfiable(.negativeLimit)
         }
         self.offset = lower
         self.limit = upper.map { max(0, $0 - lower + 1) }

@@ -32,9 +32,7 @@ enum SelectParser {
             return .column(SelectColumn(field: FieldReference(name: "*"), alias: nil, cast: nil))
         }
         if scanner.looksAt("...") {
-            throw RESTError(
-                status: 400, code: "PGRST127", message: "Feature not implemented",
-                details: "Spread embeds (...relation) are not supported by this server")
+            throw .notImplemented(.spreadEmbed)
         }
         let alias = aliasPrefix(&scanner)
         let name = try scanner.fieldName()

@@ -10,7 +10,7 @@ extension RESTAPI {
         if request.method == .post {
             let text = body?.trimmingSpaces.isEmpty == false ? body! : "{}"
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                throw .invalidBody("Empty or invalid json")
+                throw .invalidBody(.emptyOrInvalidJSON)
             }
             argumentsJSON = text
             keys = object.keys.sorted()
@@ -21,13 +21,13 @@ extension RESTAPI {
         let range = try request.range()
         let plan = try CallPlanner.plan(
             name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
-            range: range, isRead: request.method.isRead)
+            range: range)
         let single = request.wantsSingleObject
         let statement = CallQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead) {
             result throws(RESTError) in
-            if single, returnsRows, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
+            if single, returnsRows, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         if plan.function.returnsVoid {
             return RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)])

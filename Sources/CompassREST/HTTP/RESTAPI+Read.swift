@@ -9,7 +9,7 @@ extension RESTAPI {
         let single = request.wantsSingleObject
         let statement = ReadQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
-            if single, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
+            if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         return pageReply(result, range: range, request: request, single: single)
     }
@@ -23,9 +23,7 @@ extension RESTAPI {
         var status = 200
         if let total = result.total {
             if range.offset > total {
-                var error = RESTError(
-                    status: 416, code: "PGRST103", message: "Requested range not satisfiable",
-                    details: "An offset of \(range.offset) was requested, but there are only \(total) rows.")
+                var error = RESTError.rangeNotSatisfiable(.offsetPastTotal(offset: range.offset, total: total))
                 error.headers = headers
                 return RESTReply.error(error)
             }

@@ -14,7 +14,7 @@ extension RESTAPI {
         let statement = MutationQueryBuilder.statement(
             plan, schema: cache.schema, count: preferences.wantsCount, single: single, location: location)
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false) { result throws(RESTError) in
-            if single, result.pageTotal != 1 { throw RESTReply.singularity(rows: result.pageTotal) }
+            if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         var headers: [String: String] = [:]
         let isInsert = request.method == .post

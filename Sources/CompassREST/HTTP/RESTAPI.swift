@@ -98,7 +98,7 @@ public struct RESTAPI: CompassAPI {
             return try await store.current()
         } catch {
             context.logger.error("schema cache load failed", metadata: ["pg.error": "\(error)"])
-            throw RESTError(status: 503, code: "PGRST002", message: "Could not query the database for the schema cache. Retrying.")
+            throw .schemaCacheUnavailable
         }
     }
 
@@ -108,9 +108,9 @@ public struct RESTAPI: CompassAPI {
             let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
             return String(buffer: buffer)
         } catch let error as BodyTooLarge {
-            throw RESTError(status: 413, code: "PGRST102", message: "Request body is larger than \(error.limit) bytes")
+            throw .invalidBody(.tooLarge(limit: error.limit))
         } catch {
-            throw .invalidBody("Empty or invalid json")
+            throw .invalidBody(.emptyOrInvalidJSON)
         }
     }
 }

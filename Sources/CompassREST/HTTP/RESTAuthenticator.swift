@@ -17,26 +17,14 @@ struct RESTAuthenticator: Sendable {
         }
     }
 
+    /// The 401 PostgREST answers for a token the verifier refused.
     static func error(for error: AccessTokenError, token: String) -> RESTError {
         switch error {
-        case .malformed:
-            let parts = token.split(separator: ".", omittingEmptySubsequences: false).count
-            return invalidToken("PGRST301", parts == 3 ? "JWT couldn't be decoded" : "Expected 3 parts in JWT; got \(parts)")
-        case .badSignature:
-            return invalidToken("PGRST301", "JWT cryptographic operation failed")
-        case .expired:
-            return invalidToken("PGRST303", "JWT expired")
-        case .missingClaims:
-            return invalidToken("PGRST303", "Parsing claims failed")
-        case .unknownRole(let role):
-            return RESTError(
-                status: 401, code: "22023", message: "role \"\(role.prefix(63))\" does not exist", headers: ["WWW-Authenticate": "Bearer"])
+        case .malformed: .invalidJWT(.malformed(parts: token.split(separator: ".", omittingEmptySubsequences: false).count))
+        case .badSignature: .invalidJWT(.badSignature)
+        case .expired: .invalidJWT(.expired)
+        case .missingClaims: .invalidJWT(.unreadableClaims)
+        case .unknownRole(let role): .unknownRole(role)
         }
-    }
-
-    private static func invalidToken(_ code: String, _ message: String) -> RESTError {
-        RESTError(
-            status: 401, code: code, message: message,
-            headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\(JSONText.quoted(message))"])
     }
 }

@@ -22,13 +22,6 @@ enum RESTReply {
     static func error(_ error: RESTError) -> Response {
         body(status: error.status, error.body, headers: error.headers)
     }
-
-    /// 406 PGRST116, worded as PostgREST words it (supabase-swift reads "0 rows" as "no row").
-    static func singularity(rows: Int) -> RESTError {
-        RESTError(
-            status: 406, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
-            details: "The result contains \(rows) rows")
-    }
 }
 
 /// A ``RESTError`` as the reply Hummingbird sends (``ErrorReplyMiddleware`` on the `/rest/v1` group).
@@ -45,6 +38,6 @@ struct RESTErrorReply: HTTPResponseError {
     @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
         if let error = error as? RESTError { return RESTErrorReply(error: error) }
         logger.error("REST request failed", metadata: ["error": "\(String(reflecting: type(of: error)))", "path": "\(request.uri.path)"])
-        return RESTErrorReply(error: RESTError(status: 500, code: "PGRSTX00", message: "Internal server error."))
+        return RESTErrorReply(error: .internalFailure(.unexpected))
     }
 }

@@ -20,9 +20,7 @@ struct RESTRequest: Sendable {
         self.method = method
         for profile in [request.headers[HTTPField.Name("Accept-Profile")!], request.headers[HTTPField.Name("Content-Profile")!]] {
             if let profile, profile != schema {
-                throw RESTError(
-                    status: 406, code: "PGRST106", message: "Invalid schema: \(profile)",
-                    hint: "Only the following schemas are exposed: \(schema)")
+                throw .schemaNotExposed(profile, exposed: schema)
             }
         }
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
@@ -48,7 +46,7 @@ struct RESTRequest: Sendable {
         if types.contains("application/vnd.pgrst.object+json") || types.contains("application/vnd.pgrst.object") { return true }
         let served: Set<String> = ["application/json", "*/*", "application/*"]
         guard types.contains(where: served.contains) else {
-            throw RESTError(status: 406, code: "PGRST107", message: "None of these media types are available: " + types.joined(separator: ", "))
+            throw .unavailableMediaTypes(types)
         }
         return false
     }

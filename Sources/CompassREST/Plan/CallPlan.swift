@@ -16,7 +16,7 @@ struct CallPlan: Sendable {
 enum CallPlanner {
     static func plan(
         name: String, argumentKeys: [String], argumentsJSON: String, cache: SchemaCache,
-        parameters: QueryParameters, range: RowRange, isRead: Bool
+        parameters: QueryParameters, range: RowRange
     ) throws(RESTError) -> CallPlan {
         let keys = Set(argumentKeys)
         let overloads = cache.functions[name] ?? []
@@ -27,12 +27,7 @@ enum CallPlanner {
         }
         guard matches.count == 1, let function = matches.first else {
             if matches.isEmpty { throw notFound(name: name, keys: keys.sorted(), cache: cache, overloads: overloads) }
-            throw RESTError(
-                status: 300, code: "PGRST203",
-                message: "Could not choose the best candidate function between: "
-                    + matches.map { "\(cache.schema).\(name)(" + $0.parameters.map { "\($0.name) => \($0.type)" }.joined(separator: ", ") + ")" }
-                    .joined(separator: ", "),
-                hint: "Try renaming the parameters or the function itself in the database so function overloading can be resolved")
+            throw .ambiguousFunction(schema: cache.schema, name: name, candidates: matches)
         }
         var read: ReadPlan?
         var plannedRange = range
@@ -41,34 +36,23 @@ enum CallPlanner {
             read = try planner.plan(table: table, parameters: parameters, range: range)
             plannedRange = .all
         } else if !parameters.filters.isEmpty || !parameters.logic.isEmpty {
-            throw RESTError(
-                status: 400, code: "PGRST127", message: "Feature not implemented",
-                details: "Filters apply only to functions that return rows of an exposed table")
+            throw .notImplemented(.filtersOnFunctionWithoutTable)
         }
         return CallPlan(
             function: function, argumentsJSON: argumentsJSON,
             passed: function.parameters.filter { keys.contains($0.name) }, read: read, range: plannedRange)
     }
 
+    /// PGRST202, suggesting a function with a close name, or else the overload whose parameters come closest.
     private static func notFound(name: String, keys: [String], cache: SchemaCache, overloads: [FunctionInfo]) -> RESTError {
-        let qualified = "\(cache.schema).\(name)"
-        let parameters = keys.isEmpty ? " without parameters" : "(" + keys.joined(separator: ", ") + ")"
-        let detailParameters = keys.isEmpty
-            ? " without parameters" : " with parameter" + (keys.count > 1 ? "s " : " ") + keys.joined(separator: ", ")
-        var hint: String?
+        let suggestion: String?
         if overloads.isEmpty {
-            hint = FuzzyMatch.best(for: name, among: cache.functions.keys, minimumScore: 0.75)
-                .map { "Perhaps you meant to call the function \(cache.schema).\($0)" }
+            suggestion = FuzzyMatch.best(for: name, among: cache.functions.keys, minimumScore: 0.75)
         } else {
             let signatures = overloads.map { "(" + $0.parameters.map(\.name).sorted().joined(separator: ", ") + ")" }
-            hint = FuzzyMatch.best(for: "(" + keys.joined(separator: ", ") + ")", among: signatures, minimumScore: 0.33)
-                .map { "Perhaps you meant to call the function \(qualified)\($0)" }
+            suggestion = FuzzyMatch.best(for: "(" + keys.joined(separator: ", ") + ")", among: signatures, minimumScore: 0.33)
+                .map { name + $0 }
         }
-        return RESTError(
-            status: 404, code: "PGRST202",
-            message: "Could not find the function \(qualified)\(parameters) in the schema cache",
-            details: "Searched for the function \(qualified)\(detailParameters)"
-                + " or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
-            hint: hint)
+        return .functionNotFound(schema: cache.schema, name: name, keys: keys, suggestion: suggestion)
     }
 }

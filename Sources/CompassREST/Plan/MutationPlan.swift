@@ -35,8 +35,7 @@ enum MutationPlanner {
     ) throws(RESTError) -> MutationPlan {
         if let columns = parameters.columns {
             for name in columns where table.column(name) == nil {
-                throw RESTError(
-                    status: 400, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
+                throw .columnNotFound(name, table: table.name)
             }
         }
         var planner = ReadPlanner(cache: cache)
@@ -45,12 +44,12 @@ enum MutationPlanner {
         let kind: MutationPlan.Kind
         switch method {
         case .post:
-            guard let body else { throw .invalidBody("Empty or invalid json") }
+            guard let body else { throw .invalidBody(.emptyOrInvalidJSON) }
             var onConflict: [String]?
             if preferences.resolution != nil {
                 onConflict = parameters.onConflict ?? table.primaryKey
                 for name in onConflict ?? [] where table.column(name) == nil {
-                    throw RESTError(status: 400, code: "42703", message: "column \(table.name).\(name) does not exist")
+                    throw .undefinedColumn(name, table: table.name)
                 }
                 if onConflict?.isEmpty == true { onConflict = nil }
             }
@@ -58,7 +57,7 @@ enum MutationPlanner {
                 columns: try body.columns(of: table), onConflict: onConflict, resolution: preferences.resolution,
                 applyDefaults: preferences.missing == .default)
         case .patch:
-            guard let body else { throw .invalidBody("Empty or invalid json") }
+            guard let body else { throw .invalidBody(.emptyOrInvalidJSON) }
             kind = .update(columns: try body.columns(of: table))
         default:
             kind = .delete

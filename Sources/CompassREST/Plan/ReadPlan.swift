@@ -28,7 +28,7 @@ struct PlannedColumn: Sendable {
     /// The key in the JSON object; nil for `*`.
     var key: String?
     /// A checked cast (see ``CastType``).
-    var cast: String?
+    var cast: StaticString?
 
     var isStar: Bool { field.name == "*" && key == nil }
 }
@@ -42,9 +42,9 @@ struct EmbedPlan: Sendable {
     var plan: ReadPlan
 }
 
-/// The types `::cast` may name in `select=`: a fixed list, so a cast can never carry SQL.
+/// The types `::cast` may name in `select=`: a fixed list of literals, so a cast can never carry SQL.
 enum CastType {
-    static let allowed: Set<String> = [
+    static let allowed: [StaticString] = [
         "text", "varchar", "char", "bpchar", "name", "citext",
         "int", "int2", "int4", "int8", "smallint", "integer", "bigint",
         "numeric", "decimal", "real", "float4", "float8", "double precision",
@@ -53,11 +53,9 @@ enum CastType {
     ]
 
     /// The cast as SQL, or 400 `42704` as Postgres words an unknown type.
-    static func checked(_ name: String) throws(RESTError) -> String {
+    static func checked(_ name: String) throws(RESTError) -> StaticString {
         let normalized = name.lowercased()
-        guard allowed.contains(normalized) else {
-            throw RESTError(status: 400, code: "42704", message: "type \"\(name)\" does not exist")
-        }
-        return normalized
+        guard let type = allowed.first(where: { $0.description == normalized }) else { throw .undefinedType(name) }
+        return type
     }
 }

@@ -74,9 +74,7 @@ struct ReadPlanner {
     ) throws(RESTError) {
         guard let first = path.first else { return try change(&node) }
         guard let index = node.embeds.firstIndex(where: { $0.name == first }) else {
-            throw RESTError(
-                status: 400, code: "PGRST108", message: "'\(first)' is not an embedded resource in this request",
-                hint: "Verify that '\(first)' is included in the 'select' query parameter.")
+            throw .notEmbedded(first)
         }
         try update(&node.embeds[index].plan, path: path.dropFirst(), change)
     }
@@ -90,7 +88,7 @@ struct ReadPlanner {
     /// 400 `42703`, as Postgres reports a column that does not exist.
     static func check(_ field: FieldReference, in table: TableInfo) throws(RESTError) {
         guard table.column(field.name) != nil else {
-            throw RESTError(status: 400, code: "42703", message: "column \(table.name).\(field.name) does not exist")
+            throw .undefinedColumn(field.name, table: table.name)
         }
     }
 
@@ -105,14 +103,10 @@ struct ReadPlanner {
     static func check(_ term: OrderTerm, in node: ReadPlan) throws(RESTError) {
         guard let relation = term.relation else { return try check(term.field, in: node.table) }
         guard let embed = node.embed(named: relation) else {
-            throw RESTError(
-                status: 400, code: "PGRST108", message: "'\(relation)' is not an embedded resource in this request",
-                hint: "Verify that '\(relation)' is included in the 'select' query parameter.")
+            throw .notEmbedded(relation)
         }
         guard embed.relationship.isToOne else {
-            throw RESTError(
-                status: 400, code: "PGRST118", message: "A related order on '\(relation)' is not possible",
-                details: "'\(node.table.name)' and '\(relation)' do not form a many-to-one or one-to-one relationship")
+            throw .relatedOrderNotToOne(table: node.table.name, relation: relation)
         }
         try check(term.field, in: embed.plan.table)
     }

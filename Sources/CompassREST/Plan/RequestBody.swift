@@ -15,7 +15,7 @@ struct RequestBody: Sendable {
         do {
             parsed = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
         } catch {
-            throw .invalidBody("Empty or invalid json")
+            throw .invalidBody(.emptyOrInvalidJSON)
         }
         self.json = json
         if let object = parsed as? [String: Any] {
@@ -24,16 +24,16 @@ struct RequestBody: Sendable {
         } else if let array = parsed as? [Any] {
             isObject = false
             let objects = array.compactMap { $0 as? [String: Any] }
-            guard objects.count == array.count else { throw .invalidBody("All object keys must match") }
+            guard objects.count == array.count else { throw .invalidBody(.mismatchedKeys) }
             if let columns {
                 keys = columns
             } else {
                 let first = Set(objects.first?.keys.map { $0 } ?? [])
-                guard objects.allSatisfy({ Set($0.keys) == first }) else { throw .invalidBody("All object keys must match") }
+                guard objects.allSatisfy({ Set($0.keys) == first }) else { throw .invalidBody(.mismatchedKeys) }
                 keys = first.sorted()
             }
         } else {
-            throw .invalidBody("Empty or invalid json")
+            throw .invalidBody(.emptyOrInvalidJSON)
         }
     }
 
@@ -41,8 +41,7 @@ struct RequestBody: Sendable {
     func columns(of table: TableInfo) throws(RESTError) -> [ColumnInfo] {
         try keys.map { (key: String) throws(RESTError) -> ColumnInfo in
             guard let column = table.column(key) else {
-                throw RESTError(
-                    status: 400, code: "PGRST204", message: "Could not find the '\(key)' column of '\(table.name)' in the schema cache")
+                throw .columnNotFound(key, table: table.name)
             }
             return column
         }

@@ -2,37 +2,27 @@
 /// typed values by `json_to_record` and passed by name, so defaults apply to the rest.
 enum CallQueryBuilder {
     static func statement(_ plan: CallPlan, schema: String, count: Bool, single: Bool) -> SQLBuilder {
-        let function = SQLBuilder.quoted(schema) + "." + SQLBuilder.quoted(plan.function.name)
-        let call = function + "(" + plan.passed.map { SQLBuilder.quoted($0.name) + " := pgrst_args." + SQLBuilder.quoted($0.name) }
-            .joined(separator: ", ") + ")"
-        var arguments = SQLBuilder()
-        arguments.append("json_to_record(")
-        arguments.bind(plan.argumentsJSON)
-        arguments.append("::json) AS pgrst_args(")
-        arguments.append(plan.passed.map { SQLBuilder.quoted($0.name) + " " + $0.type }.joined(separator: ", "))
-        arguments.append(")")
-        if plan.passed.isEmpty {
-            arguments = SQLBuilder()
-            arguments.append("(SELECT) AS pgrst_args")
-        }
-
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         if plan.function.returnsScalar || plan.function.returnsVoid {
-            sql.append("SELECT \(call) AS pgrst_scalar FROM ")
-            sql.append(arguments)
+            sql.append("SELECT ")
+            appendCall(plan, schema: schema, to: &sql)
+            sql.append(" AS pgrst_scalar FROM ")
+            appendArguments(plan, to: &sql)
         } else {
             sql.append("SELECT pgrst_call.* FROM ")
-            sql.append(arguments)
-            sql.append(", LATERAL \(call) AS pgrst_call")
+            appendArguments(plan, to: &sql)
+            sql.append(", LATERAL ")
+            appendCall(plan, schema: schema, to: &sql)
+            sql.append(" AS pgrst_call")
         }
         sql.append(") SELECT ")
         let rows: SQLBuilder
         if let read = plan.read {
-            rows = ReadQueryBuilder.select(read, schema: schema, from: "pgrst_source")
+            rows = ReadQueryBuilder.select(read, schema: schema, from: .pgrstSource)
             if count {
                 sql.append("(SELECT pg_catalog.count(*) FROM (")
-                sql.append(ReadQueryBuilder.select(read, schema: schema, from: "pgrst_source", includeRange: false))
+                sql.append(ReadQueryBuilder.select(read, schema: schema, from: .pgrstSource, includeRange: false))
                 sql.append(") AS pgrst_count)")
             } else {
                 sql.append("NULL::bigint")
@@ -59,5 +49,27 @@ enum CallQueryBuilder {
         sql.append(rows)
         sql.append(") AS _postgrest_t")
         return sql
+    }
+
+    /// `"schema"."fn"("a" := pgrst_args."a", …)`: arguments by name, so defaults fill the rest.
+    private static func appendCall(_ plan: CallPlan, schema: String, to sql: inout SQLBuilder) {
+        sql.append(qualifiedName: plan.function.name, in: schema)
+        sql.append("(")
+        sql.append(plan.passed, separator: ", ") { sql, parameter in
+            sql.append(identifier: parameter.name)
+            sql.append(" := pgrst_args.")
+            sql.append(identifier: parameter.name)
+        }
+        sql.append(")")
+    }
+
+    /// The arguments as one typed row: `json_to_record($n::json) AS pgrst_args("a" type, …)`.
+    private static func appendArguments(_ plan: CallPlan, to sql: inout SQLBuilder) {
+        guard !plan.passed.isEmpty else { return sql.append("(SELECT) AS pgrst_args") }
+        sql.append("json_to_record(")
+        sql.bind(plan.argumentsJSON)
+        sql.append("::json) AS pgrst_args(")
+        sql.append(columnDefinitions: plan.passed)
+        sql.append(")")
     }
 }

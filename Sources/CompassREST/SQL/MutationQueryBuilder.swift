@@ -3,50 +3,61 @@
 /// statement's rows feed the same read shaping as a GET.
 enum MutationQueryBuilder {
     static func statement(_ plan: MutationPlan, schema: String, count: Bool, single: Bool, location: Bool) -> SQLBuilder {
-        let table = SQLBuilder.quoted(schema) + "." + SQLBuilder.quoted(plan.table.name)
         var sql = SQLBuilder()
+        func appendTable(_ before: StaticString, _ after: StaticString = "") {
+            sql.append(before)
+            sql.append(qualifiedName: plan.table.name, in: schema)
+            sql.append(after)
+        }
         sql.append("WITH pgrst_source AS (")
         switch plan.kind {
         case .insert(let columns, let onConflict, let resolution, let applyDefaults):
-            sql.append("INSERT INTO \(table)")
+            appendTable("INSERT INTO ")
             if columns.isEmpty {
                 sql.append(" SELECT FROM ")
                 sql.append(plan.body?.isObject == false ? "json_array_elements(" : "(SELECT ")
                 sql.bind(plan.body?.json)
-                sql.append(plan.body?.isObject == false ? "::json) AS pgrst_body" : "::json) AS pgrst_body")
+                sql.append("::json) AS pgrst_body")
             } else {
-                sql.append(" (" + columns.map { SQLBuilder.quoted($0.name) }.joined(separator: ", ") + ") SELECT ")
-                sql.append(columns.map { "pgrst_body." + SQLBuilder.quoted($0.name) }.joined(separator: ", "))
+                sql.append(" (")
+                sql.append(columns, separator: ", ") { sql, column in sql.append(identifier: column.name) }
+                sql.append(") SELECT ")
+                sql.append(columns, separator: ", ") { sql, column in
+                    sql.append("pgrst_body.")
+                    sql.append(identifier: column.name)
+                }
                 sql.append(" FROM ")
                 sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
             }
             if let onConflict, let resolution {
-                sql.append(" ON CONFLICT (" + onConflict.map(SQLBuilder.quoted).joined(separator: ", ") + ") ")
+                sql.append(" ON CONFLICT (")
+                sql.append(onConflict, separator: ", ") { sql, name in sql.append(identifier: name) }
+                sql.append(") ")
                 if resolution == .ignoreDuplicates || columns.isEmpty {
                     sql.append("DO NOTHING")
                 } else {
                     sql.append("DO UPDATE SET ")
-                    sql.append(columns.map { SQLBuilder.quoted($0.name) + " = EXCLUDED." + SQLBuilder.quoted($0.name) }.joined(separator: ", "))
+                    appendAssignments(columns, from: "EXCLUDED.", to: &sql)
                 }
             }
         case .update(let columns):
             if columns.isEmpty {
                 // Nothing to set: PostgREST answers with no rows rather than an invalid UPDATE.
-                sql.append("SELECT * FROM \(table) WHERE false")
+                appendTable("SELECT * FROM ", " WHERE false")
             } else {
-                sql.append("UPDATE \(table) SET ")
-                sql.append(columns.map { SQLBuilder.quoted($0.name) + " = pgrst_body." + SQLBuilder.quoted($0.name) }.joined(separator: ", "))
+                appendTable("UPDATE ", " SET ")
+                appendAssignments(columns, from: "pgrst_body.", to: &sql)
                 sql.append(" FROM (SELECT * FROM ")
                 sql.append(bodyRows(plan.body, columns: columns, applyDefaults: false))
                 sql.append(" LIMIT 1) AS pgrst_body")
                 appendConditions(plan, to: &sql)
             }
         case .delete:
-            sql.append("DELETE FROM \(table)")
+            appendTable("DELETE FROM ")
             appendConditions(plan, to: &sql)
         }
         if !plan.isEmptyUpdate {
-            sql.append(plan.returnsRows ? " RETURNING \(table).*" : " RETURNING 1")
+            if plan.returnsRows { appendTable(" RETURNING ", ".*") } else { sql.append(" RETURNING 1") }
         }
         sql.append(") SELECT ")
         sql.append(count ? "(SELECT pg_catalog.count(*) FROM pgrst_source)" : "NULL::bigint")
@@ -64,7 +75,7 @@ enum MutationQueryBuilder {
         }
         sql.append(" AS location FROM (")
         if plan.returnsRows {
-            sql.append(ReadQueryBuilder.select(plan.read, schema: schema, from: "pgrst_source"))
+            sql.append(ReadQueryBuilder.select(plan.read, schema: schema, from: .pgrstSource))
         } else {
             sql.append("SELECT * FROM pgrst_source")
         }
@@ -86,10 +97,10 @@ enum MutationQueryBuilder {
             sql.append(isObject ? "jsonb_to_record(" : "jsonb_to_recordset(")
             var defaultsObject = SQLBuilder()
             defaultsObject.append("jsonb_build_object(")
-            for (index, column) in defaults.enumerated() {
-                if index > 0 { defaultsObject.append(", ") }
-                defaultsObject.bind(column.name)
-                defaultsObject.append("::text, " + (column.defaultExpression ?? "NULL"))
+            defaultsObject.append(defaults, separator: ", ") { sql, column in
+                sql.bind(column.name)
+                sql.append("::text, ")
+                sql.append(defaultOf: column)
             }
             defaultsObject.append(")")
             if isObject {
@@ -105,8 +116,20 @@ enum MutationQueryBuilder {
                 sql.append("::jsonb) AS pgrst_element))")
             }
         }
-        sql.append(" AS pgrst_body(" + columns.map { SQLBuilder.quoted($0.name) + " " + $0.type }.joined(separator: ", ") + ")")
+        sql.append(" AS pgrst_body(")
+        sql.append(columnDefinitions: columns)
+        sql.append(")")
         return sql
+    }
+
+    /// `"a" = <source>"a", …` for `SET`: the new value of each column from the body or `EXCLUDED`.
+    private static func appendAssignments(_ columns: [ColumnInfo], from source: StaticString, to sql: inout SQLBuilder) {
+        sql.append(columns, separator: ", ") { sql, column in
+            sql.append(identifier: column.name)
+            sql.append(" = ")
+            sql.append(source)
+            sql.append(identifier: column.name)
+        }
     }
 
     private static func appendConditions(_ plan: MutationPlan, to sql: inout SQLBuilder) {

@@ -15,32 +15,30 @@ extension SQLBuilder {
 
     /// Every condition ANDed, each in parentheses.
     mutating func append(conditions: [LogicTree], of alias: String) {
-        for (index, condition) in conditions.enumerated() {
-            if index > 0 { append(" AND ") }
-            append(condition: condition, of: alias)
-        }
+        append(conditions, separator: " AND ") { sql, condition in sql.append(condition: condition, of: alias) }
     }
 
+    /// One filter, or a group of them in parentheses.
     mutating func append(condition: LogicTree, of alias: String) {
         switch condition {
         case .filter(let filter):
             append(filter: filter, of: alias)
         case .group(let logicOperator, let negated, let members):
             append(negated ? "NOT (" : "(")
-            for (index, member) in members.enumerated() {
-                if index > 0 { append(logicOperator == .and ? " AND " : " OR ") }
-                append(condition: member, of: alias)
-            }
+            append(members, separator: logicOperator == .and ? " AND " : " OR ") { sql, member in sql.append(condition: member, of: alias) }
             append(")")
         }
     }
 
+    /// `(column op $n)`, or `NOT (…)` for `not.`.
     mutating func append(filter: Filter, of alias: String) {
         append(filter.negated ? "NOT (" : "(")
         append(field: filter.field, of: alias)
         switch filter.operation {
         case .compare(let comparison, let quantifier, let value):
-            append(" \(comparison.sql) ")
+            append(" ")
+            append(comparison.sql)
+            append(" ")
             let operand = comparison == .like || comparison == .ilike ? value.replacingOccurrences(of: "*", with: "%") : value
             switch quantifier {
             case .none: bind(operand)
@@ -58,12 +56,15 @@ extension SQLBuilder {
             bind(values == [""] ? "{}" : values.postgresArrayText)
             append(")")
         case .is(let value):
-            append(" IS \(value.sql)")
+            append(" IS ")
+            append(value.sql)
         case .isDistinct(let value):
             append(" IS DISTINCT FROM ")
             bind(value)
         case .fullText(let fullText, let language, let value):
-            append(" @@ \(fullText.function)(")
+            append(" @@ ")
+            append(fullText.function)
+            append("(")
             if let language {
                 bind(language)
                 append("::regconfig, ")

@@ -1,22 +1,26 @@
 import Postgres
 
-/// Accumulates one statement: trusted SQL text, catalog-checked identifiers (quoted here)
-/// and values, which only ever become `$n` parameters.
+/// Accumulates one statement. SQL text gets in only three ways: as a literal written in this
+/// module (a `StaticString`), as an identifier quoted here, or as catalog text (a type or a
+/// default expression the schema cache read from Postgres); values only ever become `$n`
+/// parameters, numbered here.
 ///
 /// ```swift
 /// var sql = SQLBuilder()
-/// sql.append("SELECT * FROM "); sql.append(identifier: table.name); sql.append(" WHERE id = "); sql.bind(id)
+/// sql.append("SELECT * FROM "); sql.append(qualifiedName: table.name, in: schema); sql.append(" WHERE id = "); sql.bind(id)
 /// ```
+/// A runtime `String` has no way in as SQL: `grep catalogText` finds the one raw splice, as
+/// `\(unescaped:)` marks it in `PostgresQuery`.
 struct SQLBuilder {
     private(set) var text = ""
     private(set) var binds: [String?] = []
 
-    /// Fixed SQL written in this module (keywords, operators, catalog type names).
-    mutating func append(_ trusted: String) {
-        text += trusted
+    /// Fixed SQL: keywords, operators, punctuation. A `StaticString`, so it is source text.
+    mutating func append(_ sql: StaticString) {
+        text += sql.description
     }
 
-    /// A name that came from the schema cache, double-quoted.
+    /// A name from the schema cache (or an alias the planner made), double-quoted.
     mutating func append(identifier name: String) {
         text += Self.quoted(name)
     }
@@ -26,10 +30,23 @@ struct SQLBuilder {
         text += Self.quoted(alias) + "." + Self.quoted(name)
     }
 
+    /// `"schema"."name"`: a table or function of the exposed schema.
+    mutating func append(qualifiedName name: String, in schema: String) {
+        append(column: name, of: schema)
+    }
+
     /// A value as the next `$n` parameter (text format, typed by Postgres from its context).
     mutating func bind(_ value: String?) {
         binds.append(value)
         text += "$\(binds.count)"
+    }
+
+    /// `items`, each written by `element`, with `separator` between them.
+    mutating func append<Item>(_ items: some Sequence<Item>, separator: StaticString, _ element: (inout SQLBuilder, Item) -> Void) {
+        for (index, item) in items.enumerated() {
+            if index > 0 { append(separator) }
+            element(&self, item)
+        }
     }
 
     /// ` LIMIT $n OFFSET $m` for a window (nothing for all rows).
@@ -54,8 +71,41 @@ struct SQLBuilder {
     /// The finished statement.
     var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
 
-    /// `name` as a double-quoted identifier (`"` doubled).
+    /// `name` as a double-quoted identifier (`"` doubled): the one quoting rule, as PostgREST's `pgFmtIdent`.
     static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A schema-cache entry with a name and a type as `format_type` prints it: a column or a
+/// function parameter.
+protocol CatalogTyped {
+    var name: String { get }
+    var type: String { get }
+}
+
+extension ColumnInfo: CatalogTyped {}
+extension FunctionInfo.Parameter: CatalogTyped {}
+
+extension SQLBuilder {
+    /// `"name" type, …`: a record's column definitions (`json_to_record(…) AS x(…)`).
+    mutating func append(columnDefinitions fields: [some CatalogTyped]) {
+        append(fields, separator: ", ") { sql, field in
+            sql.append(identifier: field.name)
+            sql.append(" ")
+            sql.append(catalogText: field.type)
+        }
+    }
+
+    /// The column's default expression as `pg_get_expr` prints it, or `NULL` when it has none.
+    mutating func append(defaultOf column: ColumnInfo) {
+        guard let expression = column.defaultExpression else { return append("NULL") }
+        append(catalogText: expression)
+    }
+
+    /// Text Postgres's catalog printed: a type or a default expression. Never request text;
+    /// the only raw splice, and private so only the two methods above reach it.
+    private mutating func append(catalogText: String) {
+        text += catalogText
     }
 }

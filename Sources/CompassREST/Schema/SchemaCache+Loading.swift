@@ -89,5 +89,5 @@ struct CatalogFunction: Decodable {
     var returnsVoid: Bool
     var returnsComposite: Bool
     var returnTable: String?
-    var volatility: String
+    var volatility: FunctionInfo.Volatility
 }

@@ -31,10 +31,7 @@ public struct SchemaCache: Sendable {
     public func table(named name: String) throws(RESTError) -> TableInfo {
         if let table = tables[name] { return table }
         let suggestion = FuzzyMatch.best(for: name, among: tables.keys, minimumScore: 0.75)
-        throw RESTError(
-            status: 404, code: "PGRST205",
-            message: "Could not find the table '\(schema).\(name)' in the schema cache",
-            hint: suggestion.map { "Perhaps you meant the table '\(schema).\($0)'" })
+        throw .tableNotFound(schema: schema, name: name, suggestion: suggestion)
     }
 }
 
@@ -140,6 +137,12 @@ public struct FunctionInfo: Sendable, Hashable {
     public var returnsVoid: Bool
     /// The exposed table whose row type it returns, if any.
     public var returnTable: String?
-    /// `v` volatile, `s` stable, `i` immutable: GET may only call the latter two.
-    public var volatility: String
+    /// What the function promises about side effects.
+    public var volatility: Volatility
+
+    /// `pg_proc.provolatile`. GET and HEAD run any function in a read-only transaction, so a
+    /// volatile one that writes fails there with 25006 (405), as under PostgREST.
+    public enum Volatility: String, Sendable, Hashable, Decodable {
+        case volatile = "v", stable = "s", immutable = "i"
+    }
 }

@@ -1,0 +1,226 @@
+import Postgres
+
+/// Every refusal the REST API writes itself, one factory per PostgREST error code, so a code's
+/// status and wording live in one place (PostgREST declares them once too, in its `Error` module).
+///
+/// ```swift
+/// guard let embed = node.embed(named: relation) else { throw .notEmbedded(relation) }
+/// ```
+/// Errors that come from Postgres keep its SQLSTATE; see `RESTError+Postgres.swift`.
+extension RESTError {
+    // MARK: Connection and schema cache (PGRST0xx)
+
+    /// PGRST000, 503: the database cannot be reached.
+    static var databaseUnreachable: RESTError {
+        RESTError(status: 503, code: "PGRST000", message: "Database connection error.")
+    }
+
+    /// PGRST002, 503: the schema cache could not be loaded (yet).
+    static var schemaCacheUnavailable: RESTError {
+        RESTError(status: 503, code: "PGRST002", message: "Could not query the database for the schema cache. Retrying.")
+    }
+
+    /// PGRST003, no pooled connection came free in time: PostgREST answers 504; a saturated pool
+    /// is the server being busy, so 503 (with `Retry-After`, added by the error middleware).
+    static var poolTimeout: RESTError {
+        RESTError(status: 503, code: "PGRST003", message: "Timed out acquiring connection from connection pool.")
+    }
+
+    // MARK: Request (PGRST1xx)
+
+    /// PGRST100, 400: a query parameter (or header value) that does not parse, worded as Parsec words it.
+    static func parse(_ what: String, input: String, column: Int, details: String) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST100",
+            message: "\"failed to parse \(what) (\(input))\" (line 1, column \(column))", details: details)
+    }
+
+    /// PGRST102: a body that is not the JSON the request needs (400), or too large to read (413).
+    static func invalidBody(_ problem: BodyProblem) -> RESTError {
+        let (status, message) =
+            switch problem {
+            case .emptyOrInvalidJSON: (400, "Empty or invalid json")
+            case .mismatchedKeys: (400, "All object keys must match")
+            case .tooLarge(let limit): (413, "Request body is larger than \(limit) bytes")
+            }
+        return RESTError(status: status, code: "PGRST102", message: message)
+    }
+
+    /// PGRST103, 416: a row window that cannot be served.
+    static func rangeNotSatisfiable(_ problem: RangeProblem) -> RESTError {
+        let details =
+            switch problem {
+            case .lowerAboveUpper: "The lower boundary must be lower than or equal to the upper boundary in the Range header."
+            case .negativeLimit: "Limit should be greater than or equal to zero."
+            case .offsetPastTotal(let offset, let total): "An offset of \(offset) was requested, but there are only \(total) rows."
+            }
+        return RESTError(status: 416, code: "PGRST103", message: "Requested range not satisfiable", details: details)
+    }
+
+    /// PGRST106, 406: `Accept-Profile`/`Content-Profile` names a schema that is not exposed.
+    static func schemaNotExposed(_ profile: String, exposed schema: String) -> RESTError {
+        RESTError(
+            status: 406, code: "PGRST106", message: "Invalid schema: \(profile)",
+            hint: "Only the following schemas are exposed: \(schema)")
+    }
+
+    /// PGRST107, 406: `Accept` names only media types this server cannot produce.
+    static func unavailableMediaTypes(_ types: [String]) -> RESTError {
+        RESTError(status: 406, code: "PGRST107", message: "None of these media types are available: " + types.joined(separator: ", "))
+    }
+
+    /// PGRST108, 400: a filter, order or limit names an embed the `select` does not have.
+    static func notEmbedded(_ name: String) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST108", message: "'\(name)' is not an embedded resource in this request",
+            hint: "Verify that '\(name)' is included in the 'select' query parameter.")
+    }
+
+    /// PGRST116, 406, worded as PostgREST words it (supabase-swift reads "0 rows" as "no row").
+    static func notSingleObject(rows: Int) -> RESTError {
+        RESTError(
+            status: 406, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+            details: "The result contains \(rows) rows")
+    }
+
+    /// PGRST118, 400: `order=relation(column)` on an embed that is not to-one.
+    static func relatedOrderNotToOne(table: String, relation: String) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST118", message: "A related order on '\(relation)' is not possible",
+            details: "'\(table)' and '\(relation)' do not form a many-to-one or one-to-one relationship")
+    }
+
+    /// PGRST122, 400: unknown `Prefer` values under `handling=strict`.
+    static func invalidPreferences(_ preferences: [String]) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST122", message: "Invalid preferences given with handling=strict",
+            details: "Invalid preferences: " + preferences.joined(separator: ", "))
+    }
+
+    /// PGRST127, 400: PostgREST syntax this server does not implement.
+    static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
+        let details =
+            switch feature {
+            case .spreadEmbed: "Spread embeds (...relation) are not supported by this server"
+            case .filtersOnFunctionWithoutTable: "Filters apply only to functions that return rows of an exposed table"
+            }
+        return RESTError(status: 400, code: "PGRST127", message: "Feature not implemented", details: details)
+    }
+
+    // MARK: Schema cache lookups (PGRST2xx)
+
+    /// PGRST200, 400: no foreign key ties `origin` to `target` (with the hint, when one was given).
+    static func noRelationship(
+        origin: String, target: String, hint: String?, schema: String, suggestion: (meant: String, insteadOf: String)?
+    ) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST200",
+            message: "Could not find a relationship between '\(origin)' and '\(target)' in the schema cache",
+            details: "Searched for a foreign key relationship between '\(origin)' and '\(target)"
+                + (hint.map { "' using the hint '\($0)" } ?? "")
+                + "' in the schema '\(schema)', but no matches were found.",
+            hint: suggestion.map { "Perhaps you meant '\($0.meant)' instead of '\($0.insteadOf)'." })
+    }
+
+    /// PGRST201, 300: several relationships fit; `details` is a JSON array describing each.
+    static func ambiguousEmbedding(origin: String, target: String, relationships: [Relationship]) -> RESTError {
+        let details = relationships.map { relationship in
+            let own = relationship.columns.map(\.0).joined(separator: ", ")
+            let foreign = relationship.columns.map(\.1).joined(separator: ", ")
+            return "{\"cardinality\":\(JSONText.quoted(relationship.cardinality.rawValue)),"
+                + "\"embedding\":\(JSONText.quoted("\(relationship.table) with \(relationship.foreignTable)")),"
+                + "\"relationship\":\(JSONText.quoted("\(relationship.constraint) using \(relationship.table)(\(own)) and \(relationship.foreignTable)(\(foreign))"))}"
+        }
+        var error = RESTError(
+            status: 300, code: "PGRST201",
+            message: "Could not embed because more than one relationship was found for '\(origin)' and '\(target)'",
+            hint: "Try changing '\(target)' to one of the following: "
+                + relationships.map { "'\($0.foreignTable)!\($0.constraint)'" }.joined(separator: ", ")
+                + ". Find the desired relationship in the 'details' key.")
+        error.detailsJSON = "[" + details.joined(separator: ",") + "]"
+        return error
+    }
+
+    /// PGRST202, 404: no function `name` takes exactly the argument `keys`; `suggestion` is a
+    /// function name, or `name` with a parameter list, that comes close.
+    static func functionNotFound(schema: String, name: String, keys: [String], suggestion: String?) -> RESTError {
+        let qualified = "\(schema).\(name)"
+        let parameters = keys.isEmpty ? " without parameters" : "(" + keys.joined(separator: ", ") + ")"
+        let detailParameters = keys.isEmpty
+            ? " without parameters" : " with parameter" + (keys.count > 1 ? "s " : " ") + keys.joined(separator: ", ")
+        return RESTError(
+            status: 404, code: "PGRST202",
+            message: "Could not find the function \(qualified)\(parameters) in the schema cache",
+            details: "Searched for the function \(qualified)\(detailParameters)"
+                + " or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            hint: suggestion.map { "Perhaps you meant to call the function \(schema).\($0)" })
+    }
+
+    /// PGRST203, 300: the argument keys fit several overloads of `name`.
+    static func ambiguousFunction(schema: String, name: String, candidates: [FunctionInfo]) -> RESTError {
+        RESTError(
+            status: 300, code: "PGRST203",
+            message: "Could not choose the best candidate function between: "
+                + candidates.map { "\(schema).\(name)(" + $0.parameters.map { "\($0.name) => \($0.type)" }.joined(separator: ", ") + ")" }
+                .joined(separator: ", "),
+            hint: "Try renaming the parameters or the function itself in the database so function overloading can be resolved")
+    }
+
+    /// PGRST204, 400: a body key or `columns=` entry the table does not have.
+    static func columnNotFound(_ column: String, table: String) -> RESTError {
+        RESTError(status: 400, code: "PGRST204", message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
+    }
+
+    /// PGRST205, 404: no table or view `name`; `suggestion` is a close name, if any.
+    static func tableNotFound(schema: String, name: String, suggestion: String?) -> RESTError {
+        RESTError(
+            status: 404, code: "PGRST205", message: "Could not find the table '\(schema).\(name)' in the schema cache",
+            hint: suggestion.map { "Perhaps you meant the table '\(schema).\($0)'" })
+    }
+
+    // MARK: Tokens (PGRST3xx)
+
+    /// PGRST301 (the token cannot be read or verified) or PGRST303 (its claims are not acceptable),
+    /// 401 with the `WWW-Authenticate` challenge RFC 6750 asks for.
+    static func invalidJWT(_ problem: JWTProblem) -> RESTError {
+        let (code, message) =
+            switch problem {
+            case .malformed(let parts): ("PGRST301", parts == 3 ? "JWT couldn't be decoded" : "Expected 3 parts in JWT; got \(parts)")
+            case .badSignature: ("PGRST301", "JWT cryptographic operation failed")
+            case .expired: ("PGRST303", "JWT expired")
+            case .unreadableClaims: ("PGRST303", "Parsing claims failed")
+            }
+        return RESTError(
+            status: 401, code: code, message: message,
+            headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\(JSONText.quoted(message))"])
+    }
+
+    // MARK: Internal (PGRSTX00)
+
+    /// PGRSTX00, 500: a failure that is not the client's and says nothing about it.
+    static func internalFailure(_ failure: InternalFailure) -> RESTError {
+        let message =
+            switch failure {
+            case .databaseClient: "Database client error."
+            case .unexpected: "Internal server error"
+            }
+        return RESTError(status: 500, code: "PGRSTX00", message: message)
+    }
+
+    // MARK: SQLSTATE refusals, worded as Postgres words them
+
+    /// 42703: a column the table does not have, refused before any SQL runs.
+    static func undefinedColumn(_ column: String, table: String) -> RESTError {
+        RESTError(sqlState: .undefinedColumn, message: "column \(table).\(column) does not exist", isAuthenticated: false)
+    }
+
+    /// 42704: a `::cast` to a type outside the allowed list.
+    static func undefinedType(_ name: String) -> RESTError {
+        RESTError(sqlState: .undefinedObject, message: "type \"\(name)\" does not exist", isAuthenticated: false)
+    }
+
+    /// 22023: a token whose role the database does not have (Postgres's 63-byte name limit applied).
+    static func unknownRole(_ role: String) -> RESTError {
+        RESTError(sqlState: .invalidParameterValue, message: "role \"\(role.prefix(63))\" does not exist", isAuthenticated: false)
+    }
+}
