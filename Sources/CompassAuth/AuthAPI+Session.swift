@@ -84,11 +84,10 @@ extension AuthAPI {
             if case .expired = error { detail = "token has invalid claims: token is expired" } else { detail = "signature is invalid" }
             throw AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
         }
-        let reference = try? JSONDecoder().decode(SessionReference.self, from: Data(claims.claimsJSON.utf8))
-        guard let user = reference?.sub.flatMap(UUID.init(uuidString:)) else {
+        guard let user = claims.subject.flatMap(UUID.init(uuidString:)) else {
             throw AuthError(.forbidden, "bad_jwt", "invalid claim: missing sub claim")
         }
-        guard let session = reference?.session_id.flatMap(UUID.init(uuidString:)) else { throw .sessionNotFound }
+        guard let session = claims.sessionID else { throw .sessionNotFound }
         return (user, session)
     }
 
