@@ -121,15 +121,12 @@ extension AuthAPI {
     /// `POST /logout?scope=global|local|others`.
     func logout(_ request: Request) async throws -> Response {
         let (userID, session) = try await signedIn(request)
-        let scope = request.uri.queryParameters.get("scope").map { String($0) } ?? "global"
-        guard ["global", "local", "others"].contains(scope) else {
-            throw AuthError.validation("Unsupported logout scope \"\(scope.prefix(20))\"")
-        }
+        let scope = try LogoutScope(parameter: request.uri.queryParameters.get("scope"))
         try await store.transaction { tx in
             switch scope {
-            case "local": try await store.deleteSession(session, on: tx)
-            case "others": try await store.deleteSessions(userID: userID, keeping: session, on: tx)
-            default: try await store.deleteSessions(userID: userID, on: tx)
+            case .local: try await store.deleteSession(session, on: tx)
+            case .others: try await store.deleteSessions(userID: userID, keeping: session, on: tx)
+            case .global: try await store.deleteSessions(userID: userID, on: tx)
             }
         }
         return Response(status: .noContent)
