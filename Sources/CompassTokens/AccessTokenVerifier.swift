@@ -4,8 +4,8 @@ import JWTKit
 /// Verifies HS256 JWTs signed with the project secret (`COMPASS_JWT_SECRET`).
 ///
 /// ```swift
-/// let verifier = await AccessTokenVerifier(secret: secret)
-/// let claims = try await verifier.verify(token)   // AccessClaims or a AccessTokenError
+/// let verifier = try await AccessTokenVerifier(secret: secret)
+/// let claims = try await verifier.verify(token)   // AccessClaims, or throws an AccessTokenError
 /// ```
 /// Checks, in order: shape, `alg` = HS256, signature, `role` and `exp` present, `exp`,
 /// `nbf` and `iat` numbers, `exp` in the future, `nbf` and `iat` not beyond the clock skew
