@@ -190,6 +190,8 @@ let package = Package(
             path: "Tests/Support",
             swiftSettings: swiftSettings
         ),
+        // Token signing and verification; no database, no server.
+        .testTarget(name: "CompassTokensTests", dependencies: ["CompassTokens"], swiftSettings: swiftSettings),
         .testTarget(
             name: "PostgresTests",
             dependencies: ["Postgres", "CompassTestSupport"],

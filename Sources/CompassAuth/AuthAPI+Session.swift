@@ -84,11 +84,10 @@ extension AuthAPI {
             if case .expired = error { detail = "token has invalid claims: token is expired" } else { detail = "signature is invalid" }
             throw AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
         }
-        let reference = try? JSONDecoder().decode(SessionReference.self, from: Data(claims.claimsJSON.utf8))
-        guard let user = reference?.sub.flatMap(UUID.init(uuidString:)) else {
+        guard let user = claims.subject.flatMap(UUID.init(uuidString:)) else {
             throw AuthError(.forbidden, "bad_jwt", "invalid claim: missing sub claim")
         }
-        guard let session = reference?.session_id.flatMap(UUID.init(uuidString:)) else { throw .sessionNotFound }
+        guard let session = claims.sessionID else { throw .sessionNotFound }
         return (user, session)
     }
 
@@ -122,15 +121,12 @@ extension AuthAPI {
     /// `POST /logout?scope=global|local|others`.
     func logout(_ request: Request) async throws -> Response {
         let (userID, session) = try await signedIn(request)
-        let scope = request.uri.queryParameters.get("scope").map { String($0) } ?? "global"
-        guard ["global", "local", "others"].contains(scope) else {
-            throw AuthError.validation("Unsupported logout scope \"\(scope.prefix(20))\"")
-        }
+        let scope = try LogoutScope(parameter: request.uri.queryParameters.get("scope"))
         try await store.transaction { tx in
             switch scope {
-            case "local": try await store.deleteSession(session, on: tx)
-            case "others": try await store.deleteSessions(userID: userID, keeping: session, on: tx)
-            default: try await store.deleteSessions(userID: userID, on: tx)
+            case .local: try await store.deleteSession(session, on: tx)
+            case .others: try await store.deleteSessions(userID: userID, keeping: session, on: tx)
+            case .global: try await store.deleteSessions(userID: userID, on: tx)
             }
         }
         return Response(status: .noContent)

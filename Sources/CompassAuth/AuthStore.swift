@@ -70,7 +70,7 @@ public struct AuthStore: Sendable {
                         RETURNING \(unescaped: AuthStore.userJSON)
                         """))
             }
-        } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+        } catch SQLState.uniqueViolation {
             return nil
         }
     }

@@ -41,9 +41,3 @@ struct SessionClaims: JWTPayload, Equatable {
     // The verifier in CompassTokens checks signature and expiry.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
-
-/// The one claim `/user` and `/logout` need beyond the verifier's: which session.
-struct SessionReference: Decodable {
-    var sub: String?
-    var session_id: String?
-}

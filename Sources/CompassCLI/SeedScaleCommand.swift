@@ -65,36 +65,3 @@ struct ScaleOutput: Encodable {
     var seconds: Double
     var tables: [String: Int]
 }
-
-/// A one-line progress bar on stderr (redrawn in place on a terminal, one line per 10% otherwise).
-final class ProgressBar: @unchecked Sendable {
-    // @unchecked: used from one task at a time (the seeding loop), never concurrently.
-    private let enabled: Bool
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private var lastDecile = -1
-    private let start = Date()
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ progress: ScaleDataSet.Progress) {
-        guard enabled, progress.totalBatches > 0 else { return }
-        let fraction = Double(progress.completedBatches) / Double(progress.totalBatches)
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let elapsed = Date().timeIntervalSince(start)
-        let line = "[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] "
-            + "\(Int(fraction * 100))% \(progress.phase): \(progress.rows) rows, \(String(format: "%.1f", elapsed)) s"
-        if isTerminal {
-            FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
-        } else {
-            let decile = Int(fraction * 10)
-            guard decile != lastDecile else { return }
-            lastDecile = decile
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
-    }
-
-    func finish() {
-        if enabled && isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
-    }
-}

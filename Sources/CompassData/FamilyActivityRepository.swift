@@ -91,7 +91,7 @@ public struct FamilyActivityRepository: Sendable {
             """
         do {
             return try Self.activity(try await scope.query(insert)[0])
-        } catch let error as PostgresError where error.sqlState == .insufficientPrivilege {
+        } catch SQLState.insufficientPrivilege {
             throw DataAccessError.notParentOfFamily(userId: userId, familyId: familyId)
         }
     }

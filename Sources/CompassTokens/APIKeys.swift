@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The project's two API keys, as Supabase issues them: long-lived HS256 JWTs with role
@@ -28,17 +27,7 @@ public struct APIKeys: Sendable {
     }
 
     static func key(role: APIRole, secret: String) -> String {
-        let header = #"{"alg":"HS256","typ":"JWT"}"#
-        let claims = #"{"exp":\#(expiresAt),"iat":\#(issuedAt),"iss":"compass","role":"\#(role.rawValue)"}"#
-        let signingInput = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
-        let signature = HMAC<SHA256>.authenticationCode(
-            for: Data(signingInput.utf8), using: SymmetricKey(data: Data(secret.utf8)))
-        return signingInput + "." + base64URL(Data(signature))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        HS256Text.token(
+            claimsJSON: #"{"exp":\#(expiresAt),"iat":\#(issuedAt),"iss":"compass","role":"\#(role.rawValue)"}"#, secret: secret)
     }
 }

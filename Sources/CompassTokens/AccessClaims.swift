@@ -7,7 +7,7 @@ public enum APIRole: String, Sendable, Hashable, CaseIterable {
     case serviceRole = "service_role"
 }
 
-/// A verified token's identity: its role, subject, expiry and the whole claim set.
+/// A verified token's identity: its role, subject, session, expiry and the whole claim set.
 ///
 /// The claim set is what policies read through `request.jwt.claims` (`auth.uid()` is its `sub`).
 public struct AccessClaims: Sendable, Hashable {
@@ -19,13 +19,18 @@ public struct AccessClaims: Sendable, Hashable {
     public var expiresAt: Date
     /// The token's payload JSON, as signed.
     public var claimsJSON: String
+    /// The auth server's session (`session_id`), or nil when absent or not a UUID.
+    ///
+    /// Read once by the verifier so callers need not decode ``claimsJSON`` again.
+    public var sessionID: UUID?
 
     /// Makes claims (tests and the token command build them directly).
-    public init(role: APIRole, subject: String?, expiresAt: Date, claimsJSON: String) {
+    public init(role: APIRole, subject: String?, expiresAt: Date, claimsJSON: String, sessionID: UUID? = nil) {
         self.role = role
         self.subject = subject
         self.expiresAt = expiresAt
         self.claimsJSON = claimsJSON
+        self.sessionID = sessionID
     }
 
     /// Subscribers with equal keys can be authorised together.
@@ -43,32 +48,4 @@ public struct AccessClaims: Sendable, Hashable {
             self.claimsJSON = claimsJSON
         }
     }
-}
-
-/// Why a token was refused, worded as the protocol's `Code: text` reasons.
-public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Not three base64url parts of JSON.
-    case malformed
-    /// Wrong signature or algorithm.
-    case badSignature
-    /// `exp` lies in the past (by this many seconds).
-    case expired(secondsAgo: Int)
-    /// `role` or `exp` is missing or of the wrong type.
-    case missingClaims
-    /// `role` is not anon, authenticated or service_role.
-    case unknownRole(String)
-
-    /// The reason clients are shown (join replies, system messages, the upgrade's 401 body).
-    public var reason: String {
-        switch self {
-        case .malformed: return "MalformedJWT: The token provided is not a valid JWT"
-        case .badSignature: return "JwtSignatureError: Failed to validate JWT signature"
-        case .expired(let seconds): return "InvalidJWTToken: Token has expired \(seconds) seconds ago"
-        case .missingClaims: return "InvalidJWTToken: Fields `role` and `exp` are required in JWT"
-        case .unknownRole(let role):
-            return "InvalidJWTToken: Role '\(role.prefix(40))' is not one of anon, authenticated, service_role"
-        }
-    }
-
-    public var description: String { reason }
 }

@@ -4,11 +4,13 @@ import JWTKit
 /// Verifies HS256 JWTs signed with the project secret (`COMPASS_JWT_SECRET`).
 ///
 /// ```swift
-/// let verifier = await AccessTokenVerifier(secret: secret)
-/// let claims = try await verifier.verify(token)   // AccessClaims or a AccessTokenError
+/// let verifier = try await AccessTokenVerifier(secret: secret)
+/// let claims = try await verifier.verify(token)   // AccessClaims, or throws an AccessTokenError
 /// ```
-/// Checks, in order: shape, `alg` = HS256, signature, `role` and `exp` present, `exp` in
-/// the future, `role` one of anon/authenticated/service_role.
+/// Checks, in order: shape, `alg` = HS256, signature, `role` and `exp` present, `exp`,
+/// `nbf` and `iat` numbers, `exp` in the future, `nbf` and `iat` not beyond the clock skew
+/// (see ``TokenLifetime``), `role` one of anon/authenticated/service_role. No claim value
+/// can make it trap: every value is read leniently (``ClaimValue``) and time stays `Double`.
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
 
@@ -21,12 +23,12 @@ public struct AccessTokenVerifier: Sendable {
     public func verify(_ token: String, now: Date = Date()) async throws(AccessTokenError) -> AccessClaims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-            let headerText = Self.base64URLDecoded(parts[0]),
-            let payloadText = Self.base64URLDecoded(parts[1]),
-            let header = Self.jsonObject(headerText),
-            let claims = Self.jsonObject(payloadText)
+            let headerText = HS256Text.decodedText(parts[0]),
+            let payloadText = HS256Text.decodedText(parts[1]),
+            let header = Self.decoded(Header.self, from: headerText),
+            let claims = Self.decoded(ReadClaims.self, from: payloadText)
         else { throw .malformed }
-        guard header["alg"] as? String == "HS256" else { throw .badSignature }
+        guard header.alg == .string("HS256") else { throw .badSignature }
         do {
             _ = try await keys.verify(token, as: SignatureOnly.self)
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
@@ -34,29 +36,38 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw .malformed
         }
-        guard let roleName = claims["role"] as? String, let exp = Self.number(claims["exp"]) else { throw .missingClaims }
-        let expiresAt = Date(timeIntervalSince1970: exp)
-        guard expiresAt > now else { throw .expired(secondsAgo: Int(now.timeIntervalSince(expiresAt))) }
+        guard let roleName = claims.role?.string, let exp = claims.exp else { throw .missingClaims(.roleOrExpiryMissing) }
+        let lifetime = try TokenLifetime(exp: exp, nbf: claims.nbf, iat: claims.iat)
+        try lifetime.check(at: now)
         guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
-        return AccessClaims(role: role, subject: claims["sub"] as? String, expiresAt: expiresAt, claimsJSON: payloadText)
+        return AccessClaims(
+            role: role, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,
+            sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))
     }
 
-    /// Decodes one base64url part (padding optional) as UTF-8 text.
-    static func base64URLDecoded(_ part: Substring) -> String? {
-        var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return String(data: data, encoding: .utf8)
+    /// `text` decoded as `T`, or nil when it is not a JSON object of that shape.
+    private static func decoded<T: Decodable>(_ type: T.Type, from text: String) -> T? {
+        try? JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
-    /// A JSON object, or nil when `text` is not one.
-    static func jsonObject(_ text: String) -> [String: Any]? {
-        try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    /// The header field the verifier reads.
+    private struct Header: Decodable {
+        var alg: ClaimValue?
     }
 
-    /// A JSON number.
-    static func number(_ value: Any?) -> Double? {
-        (value as? NSNumber)?.doubleValue
+    /// The claims the verifier reads; the rest stay in the signed JSON for policies.
+    private struct ReadClaims: Decodable {
+        var role: ClaimValue?
+        var sub: ClaimValue?
+        var exp: ClaimValue?
+        var nbf: ClaimValue?
+        var iat: ClaimValue?
+        var sessionID: ClaimValue?
+
+        enum CodingKeys: String, CodingKey {
+            case role, sub, exp, nbf, iat
+            case sessionID = "session_id"
+        }
     }
 
     /// The signature is JWTKit's to check; the claims are read from the JSON above.

@@ -31,6 +31,9 @@ extension PostgresConnection {
     /// because a cached statement was gone or stale (someone ran `DISCARD ALL`, a table's columns
     /// changed) rolled back, so it is sent once more, freshly prepared, when the pipeline began and
     /// ended outside any transaction; otherwise its error says ``PostgresError/isStalePreparedStatement``.
+    ///
+    /// A statement whose text or values hold a NUL byte makes the whole call throw SQLSTATE 22021
+    /// before anything is sent (see `PostgresQuery+NULBytes.swift`), so nothing is half written.
     public func pipeline(
         segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
     ) throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
@@ -48,6 +51,8 @@ extension PostgresConnection {
         _ segments: [[PostgresQuery]], file: String, line: Int
     ) throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
         guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
+        // Before pipeline mode: a refusal mid-way would leave commands sent without their sync.
+        try segments.refuseNULBytes(file: file, line: line)
         let connection = try requireOpen(first, file: file, line: line)
         let idle = PQtransactionStatus(connection) == PQTRANS_IDLE
         guard PQenterPipelineMode(connection) == 1 else { throw connectionError(connection, first, file, line) }

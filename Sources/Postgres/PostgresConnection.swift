@@ -47,6 +47,11 @@ public actor PostgresConnection {
     }
 
     private func open() throws(PostgresError) {
+        // libpq reads each setting up to its first NUL: a password cut short must not be tried.
+        if let setting = configuration.parameters.first(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) {
+            throw PostgresError(
+                code: .invalidConfiguration, message: "connection setting \"\(setting.key.prefix(40))\" holds a NUL byte")
+        }
         let keys = configuration.parameters.map { strdup($0.key) }
         let values = configuration.parameters.map { strdup($0.value) }
         defer { (keys + values).forEach { free($0) } }
@@ -109,6 +114,7 @@ public actor PostgresConnection {
                 throw error
             }
         }
+        try query.refuseNULBytes(file: file, line: line)
         let connection = try requireOpen(query, file: file, line: line)
         roundTrips += 1
         try send(query, on: connection, file: file, line: line)
@@ -130,6 +136,7 @@ public actor PostgresConnection {
     @discardableResult
     public func executeScript(unsafeSQL sql: String, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
         let script = PostgresQuery(unsafeSQL: sql)
+        try script.refuseNULBytes(file: file, line: line)
         let connection = try requireOpen(script, file: file, line: line)
         roundTrips += 1
         guard PQsendQuery(connection, sql) == 1 else { throw connectionError(connection, script, file, line) }
@@ -160,8 +167,12 @@ public actor PostgresConnection {
     public var preparedStatementCount: Int { statements.count }
 
     /// Quotes an identifier (a channel or table name) with `PQescapeIdentifier`.
+    ///
+    /// One holding a NUL byte is refused: libpq would quote only the part before it.
     public func escapeIdentifier(_ identifier: String) throws -> String {
-        let connection = try requireOpen(PostgresQuery(unsafeSQL: ""), file: #fileID, line: #line)
+        let probe = PostgresQuery(unsafeSQL: "")
+        if identifier.utf8.contains(0) { throw PostgresError.nulByte(in: "an identifier", query: probe, file: #fileID, line: #line) }
+        let connection = try requireOpen(probe, file: #fileID, line: #line)
         let length = identifier.utf8.count
         guard let escaped = PQescapeIdentifier(connection, identifier, length) else {
             throw PostgresError(code: .unexpectedResult, message: Self.firstLine(String(cString: PQerrorMessage(connection))))

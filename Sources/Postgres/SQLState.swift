@@ -26,6 +26,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let undefinedFunction = SQLState(rawValue: "42883")
     public static let syntaxError = SQLState(rawValue: "42601")
     public static let invalidTextRepresentation = SQLState(rawValue: "22P02")
+    /// A byte sequence not valid in the encoding, e.g. a NUL in text (refused before sending).
+    public static let characterNotInRepertoire = SQLState(rawValue: "22021")
     public static let queryCanceled = SQLState(rawValue: "57014")
     public static let adminShutdown = SQLState(rawValue: "57P01")
     public static let inFailedTransaction = SQLState(rawValue: "25P02")

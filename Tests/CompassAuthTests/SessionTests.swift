@@ -128,6 +128,13 @@ struct SessionTests {
             }
             func alive(_ token: String) async throws -> Bool { try await auth.send(.get, "/user", bearer: token).status == .ok }
             let a = try await session(), b = try await session(), c = try await session()
+            for scope in ["all", "LOCAL"] {
+                let refused = try await auth.send(.post, "/logout?scope=\(scope)", bearer: a)
+                #expect(refused.status == .badRequest)
+                #expect(refused.code == "validation_failed")
+                #expect(refused["message"] == "Unsupported logout scope \"\(scope)\"")
+            }
+            #expect(try await alive(a))
             #expect(try await auth.send(.post, "/logout?scope=local", bearer: a).status == .noContent)
             #expect(try await alive(a) == false)
             #expect(try await alive(b))

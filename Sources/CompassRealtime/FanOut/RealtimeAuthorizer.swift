@@ -53,21 +53,7 @@ final class RealtimeAuthorizer: Sendable {
 
     /// All groups in one call of `realtime.visible_rows`.
     func visibleRowsInOneStatement(_ checks: [Check]) async throws -> [Set<Int>] {
-        var json = "["
-        for (index, check) in checks.enumerated() {
-            if index > 0 { json += "," }
-            json += #"{"role":"# + RealtimeJSON.quoted(check.key.role.rawValue)
-            json += #","claims":"# + RealtimeJSON.quoted(check.key.claimsJSON)
-            json += #","relation":"# + RealtimeJSON.quoted(check.table.quotedName)
-            json += #","keys":["#
-            for (row, keys) in check.rowKeys.enumerated() {
-                if row > 0 { json += "," }
-                json += "[" + keys.map(RealtimeJSON.quoted).joined(separator: ",") + "]"
-            }
-            json += "]}"
-        }
-        json += "]"
-        let checksJSON = PostgresJSON(text: json)
+        let checksJSON = PostgresJSON(text: Self.checksJSON(checks).jsonText)
         let result = try await database.pool.withConnection { connection in
             let results = try await connection.pipeline(segments: [[
                 RealtimeDatabase.serviceRoleScope,
@@ -87,6 +73,20 @@ final class RealtimeAuthorizer: Sendable {
             if visible.indices.contains(check) { visible[check].insert(index) }
         }
         return visible
+    }
+
+    /// The argument of `realtime.visible_rows`: per check its role, claims (as a string),
+    /// relation and the rows' keys as arrays of text.
+    static func checksJSON(_ checks: [Check]) -> RealtimeJSON {
+        .array(
+            checks.map { check in
+                [
+                    "role": .string(check.key.role.rawValue),
+                    "claims": .string(check.key.claimsJSON),
+                    "relation": .string(check.table.quotedName),
+                    "keys": .array(check.rowKeys.map { .array($0.map(RealtimeJSON.string)) }),
+                ]
+            })
     }
 
     /// One pipeline segment per group.

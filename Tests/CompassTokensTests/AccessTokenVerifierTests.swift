@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import CompassTokens
+
+@Suite("Access token verification: shape, signature, role, session")
+struct AccessTokenVerifierTests {
+    typealias F = TokenFixtures
+
+    @Test func issuedTokensRoundTrip() async throws {
+        let issuer = try await AccessTokenIssuer(secret: F.secret)
+        let token = try await issuer.token(
+            role: .authenticated, subject: "a1000000-0000-4000-8000-000000000003", lifetime: 60, now: F.now)
+        let claims = try await F.verifier().verify(token, now: F.now)
+        #expect(claims.role == .authenticated)
+        #expect(claims.subject == "a1000000-0000-4000-8000-000000000003")
+        #expect(claims.expiresAt == F.now.addingTimeInterval(60))
+        #expect(claims.sessionID == nil)
+        #expect(claims.claimsJSON.contains(#""sub":"a1000000-0000-4000-8000-000000000003""#))
+        // The issuer writes `iat` = now: a token is usable the moment it is made.
+        #expect(claims.claimsJSON.contains(#""iat":\#(F.nowSeconds)"#))
+    }
+
+    @Test func apiKeysVerify() async throws {
+        let keys = try APIKeys(secret: F.secret)
+        let verifier = try await F.verifier()
+        #expect(try await verifier.verify(keys.anon, now: F.now).role == .anon)
+        #expect(try await verifier.verify(keys.serviceRole, now: F.now).role == .serviceRole)
+    }
+
+    @Test func sessionIDIsDecodedOnce() async throws {
+        let verifier = try await F.verifier()
+        let id = UUID(uuidString: "0B6F2C1E-3D4A-4F5B-8C7D-9E0A1B2C3D4E")!
+        for text in ["0b6f2c1e-3d4a-4f5b-8c7d-9e0a1b2c3d4e", "0B6F2C1E-3D4A-4F5B-8C7D-9E0A1B2C3D4E"] {
+            let claims = try await verifier.verify(F.token(#""session_id":"\#(text)""#), now: F.now)
+            #expect(claims.sessionID == id)
+        }
+        // Not a UUID: no session, but the token itself is fine (REST and Realtime ignore it).
+        for value in [#""nope""#, "12", "null", "{}", #"["0b6f2c1e-3d4a-4f5b-8c7d-9e0a1b2c3d4e"]"#] {
+            let claims = try await verifier.verify(F.token(#""session_id":\#(value)"#), now: F.now)
+            #expect(claims.sessionID == nil, "session_id \(value)")
+        }
+    }
+
+    @Test func subjectMustBeAString() async throws {
+        let claims = try await F.verifier().verify(F.token(#""sub":42"#), now: F.now)
+        #expect(claims.subject == nil)
+    }
+
+    @Test func wrongSecretIsASignatureError() async throws {
+        let token = F.signed(#"{"role":"anon","exp":\#(F.nowSeconds + 60)}"#, secret: "another secret, also long enough for HS256")
+        await #expect(throws: AccessTokenError.badSignature) { try await F.verifier().verify(token, now: F.now) }
+        #expect(AccessTokenError.badSignature.reason == "JwtSignatureError: Failed to validate JWT signature")
+    }
+
+    @Test func tamperedPayloadIsASignatureError() async throws {
+        let parts = F.token().split(separator: ".")
+        let forged = parts[0] + "." + HS256Text.base64URL(Data(#"{"role":"service_role","exp":9999999999}"#.utf8)) + "." + parts[2]
+        await #expect(throws: AccessTokenError.badSignature) { try await F.verifier().verify(String(forged), now: F.now) }
+    }
+
+    @Test func otherAlgorithmsAreRefused() async throws {
+        let verifier = try await F.verifier()
+        let claims = #"{"role":"service_role","exp":9999999999}"#
+        for header in [#"{"alg":"none","typ":"JWT"}"#, #"{"alg":"HS512"}"#, #"{"alg":["HS256"]}"#, #"{"typ":"JWT"}"#] {
+            let token = F.unsigned(header: header, claimsJSON: claims)
+            await #expect(throws: AccessTokenError.badSignature, "\(header)") { try await verifier.verify(token, now: F.now) }
+        }
+        let none = F.unsigned(header: #"{"alg":"none"}"#, claimsJSON: claims).dropLast(".c2lnbmF0dXJl".count) + "."
+        await #expect(throws: AccessTokenError.badSignature) { try await verifier.verify(String(none), now: F.now) }
+    }
+
+    @Test func garbageIsMalformed() async throws {
+        let verifier = try await F.verifier()
+        let arrayPayload = F.signed(#"[{"role":"anon","exp":9999999999}]"#)
+        let textPayload = F.signed("not json")
+        for token in ["", "abc", "a.b.c", "a.b.c.d", "sb_publishable_123", "..", arrayPayload, textPayload] {
+            await #expect(throws: AccessTokenError.malformed, "\(token)") { try await verifier.verify(token, now: F.now) }
+        }
+        #expect(AccessTokenError.malformed.reason == "MalformedJWT: The token provided is not a valid JWT")
+    }
+
+    @Test func roleAndExpiryAreRequired() async throws {
+        let verifier = try await F.verifier()
+        let missing = AccessTokenError.missingClaims(.roleOrExpiryMissing)
+        for token in [F.token(role: nil), F.token(exp: nil), F.token(role: "7"), F.token(role: "null"), F.token(exp: "null")] {
+            await #expect(throws: missing) { try await verifier.verify(token, now: F.now) }
+        }
+        #expect(missing.reason == "InvalidJWTToken: Fields `role` and `exp` are required in JWT")
+    }
+
+    @Test func unknownRolesAreRefused() async throws {
+        let token = F.token(role: #""postgres""#)
+        await #expect(throws: AccessTokenError.unknownRole("postgres")) { try await F.verifier().verify(token, now: F.now) }
+        let long = AccessTokenError.unknownRole(String(repeating: "r", count: 100))
+        #expect(long.reason == "InvalidJWTToken: Role '\(String(repeating: "r", count: 40))' is not one of anon, authenticated, service_role")
+    }
+
+    @Test func shortSecretsAreRefused() async {
+        await #expect(throws: JWTSecretError.self) { try await AccessTokenVerifier(secret: "short") }
+        await #expect(throws: JWTSecretError.self) { try await AccessTokenIssuer(secret: "short") }
+    }
+}
