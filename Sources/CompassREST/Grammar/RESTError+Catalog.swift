@@ -189,6 +189,8 @@ extension RESTError {
             case .badSignature: ("PGRST301", "JWT cryptographic operation failed")
             case .expired: ("PGRST303", "JWT expired")
             case .unreadableClaims: ("PGRST303", "Parsing claims failed")
+            case .notYetValid: ("PGRST303", "JWT not yet valid")
+            case .issuedInFuture: ("PGRST303", "JWT issued at future")
             }
         return RESTError(
             status: 401, code: code, message: message,

@@ -83,8 +83,12 @@ extension RESTError {
         case malformed(parts: Int)
         case badSignature
         case expired
-        /// The payload lacks the claims a token needs.
+        /// The payload lacks the claims a token needs, or a time claim is not a number.
         case unreadableClaims
+        /// `nbf` lies in the future (past the allowed skew).
+        case notYetValid
+        /// `iat` lies in the future (past the allowed skew).
+        case issuedInFuture
     }
 
     /// What went wrong inside the server (PGRSTX00).

@@ -23,6 +23,8 @@ struct RESTAuthenticator: Sendable {
         case .malformed: .invalidJWT(.malformed(parts: token.split(separator: ".", omittingEmptySubsequences: false).count))
         case .badSignature: .invalidJWT(.badSignature)
         case .expired: .invalidJWT(.expired)
+        case .missingClaims(.notValidYet): .invalidJWT(.notYetValid)
+        case .missingClaims(.issuedInFuture): .invalidJWT(.issuedInFuture)
         case .missingClaims: .invalidJWT(.unreadableClaims)
         case .unknownRole(let role): .unknownRole(role)
         }
