@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Postgres
 
 /// A refusal of `/api`: an HTTP status, a stable machine-readable `code` and a message naming the value.
 ///
@@ -73,6 +74,9 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
             return reply
         case let error as BodyTooLarge:
             return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
+        case let error as PostgresError where error.sqlState == .characterNotInRepertoire:
+            // The Postgres client refuses a NUL byte in a bound value before sending it.
+            return .invalidParameter("a value contains a NUL byte (\\u0000), which text cannot hold")
         case let error where error.isPoolExhausted:
             return AppAPIError(
                 status: .serviceUnavailable, code: "database_busy", message: "every database connection is busy; retry shortly")
