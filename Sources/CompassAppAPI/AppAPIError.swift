@@ -76,7 +76,7 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
             return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
         case let error as PostgresError where error.sqlState == .characterNotInRepertoire:
             // The Postgres client refuses a NUL byte in a bound value before sending it.
-            return .invalidParameter("a value contains a NUL byte (\\u0000), which text cannot hold")
+            return AppAPIError.invalidParameter("a value contains a NUL byte (\\u0000), which text cannot hold")
         case let error where error.isPoolExhausted:
             return AppAPIError(
                 status: .serviceUnavailable, code: "database_busy", message: "every database connection is busy; retry shortly")

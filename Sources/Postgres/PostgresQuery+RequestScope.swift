@@ -1,9 +1,9 @@
 extension PostgresQuery {
     /// The statement that opens a request's scope inside a transaction, as PostgREST does:
     /// `SET LOCAL ROLE` through `set_config('role', …, true)`, the JWT's claims as
-    /// `request.jwt.claims`, the role's own timeouts (`auth.apply_role_settings`, migration
-    /// 0013: anon 3 s, authenticated 8 s), then any further transaction-local `settings`
-    /// (`request.method`, `request.path`, `request.headers`, …).
+    /// `request.jwt.claims`, the role's own `statement_timeout` (set on the role, migration 0013:
+    /// anon 3 s, authenticated 8 s; a database's own setting wins), then any further
+    /// transaction-local `settings` (`request.method`, `request.path`, `request.headers`, …).
     ///
     /// ```swift
     /// let scope = PostgresQuery.requestScope(role: "authenticated", claimsJSON: #"{"sub":"…","role":"authenticated"}"#)
@@ -13,10 +13,16 @@ extension PostgresQuery {
     public static func requestScope(
         role: String, claimsJSON: String, settings: [(name: String, value: String)] = []
     ) -> PostgresQuery {
+        // The timeout is read from the catalog (~20 µs) rather than cached, so an ALTER ROLE
+        // applies to the next request; a role without one keeps the session's.
         var query: PostgresQuery =
             """
             SELECT set_config('role', \(role), true), set_config('request.jwt.claims', \(claimsJSON), true), \
-            auth.apply_role_settings(\(role))
+            set_config('statement_timeout', coalesce((\
+            SELECT pg_catalog.substr(setting, 19) FROM pg_catalog.pg_db_role_setting s, pg_catalog.unnest(s.setconfig) AS setting \
+            WHERE s.setrole = pg_catalog.to_regrole(\(role)) AND setting LIKE 'statement\\_timeout=%' \
+            AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())) \
+            ORDER BY s.setdatabase DESC LIMIT 1), pg_catalog.current_setting('statement_timeout')), true)
             """
         for setting in settings {
             query = "\(query), set_config(\(setting.name), \(setting.value), true)"

@@ -8,11 +8,11 @@
 --
 -- Role settings only take effect at login, and the worker logs in once as
 -- authenticator and switches role per request with set_config('role', …, true).
--- So, as PostgREST applies role settings, each request's scope statement calls
--- auth.apply_role_settings(role): it copies the role's timeouts (a database's
--- own ALTER ROLE … IN DATABASE settings over the cluster-wide ones) into
--- transaction-local settings, read fresh from the catalog each time, so a
--- change applies to the next request with no reload.
+-- So, as PostgREST applies role settings, each request's scope statement copies
+-- the role's statement_timeout (a database's own ALTER ROLE … IN DATABASE
+-- setting over the cluster-wide one) into a transaction-local setting, read from
+-- the catalog each time, so a change applies to the next request with no reload
+-- (PostgresQuery.requestScope in Sources/Postgres writes that statement).
 
 -- Roles are cluster-wide: set the defaults only where an operator has not set their own.
 DO $$
@@ -33,35 +33,3 @@ BEGIN
     END LOOP;
 END
 $$;
-
--- The timeouts a request takes over from its role; nothing else a role may carry
--- (search_path, say) is copied, so a role setting cannot change what the API's SQL means.
-CREATE FUNCTION auth.apply_role_settings(role_name text) RETURNS void
-LANGUAGE plpgsql
-VOLATILE
-SET search_path = ''
-AS $$
-DECLARE
-    entry text;
-    name text;
-BEGIN
-    FOR entry IN
-        SELECT setting
-        FROM pg_catalog.pg_db_role_setting s
-        JOIN pg_catalog.pg_roles r ON r.oid = s.setrole
-        CROSS JOIN LATERAL pg_catalog.unnest(s.setconfig) AS setting
-        WHERE r.rolname = role_name
-          AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()))
-        ORDER BY s.setdatabase  -- 0 (every database) first, so the database's own wins
-    LOOP
-        name := pg_catalog.split_part(entry, '=', 1);
-        IF name IN ('statement_timeout', 'lock_timeout', 'idle_in_transaction_session_timeout') THEN
-            PERFORM pg_catalog.set_config(name, pg_catalog.substr(entry, pg_catalog.strpos(entry, '=') + 1), true);
-        END IF;
-    END LOOP;
-END
-$$;
-
-REVOKE EXECUTE ON FUNCTION auth.apply_role_settings(text) FROM PUBLIC;
-GRANT USAGE ON SCHEMA auth TO anon, authenticated, service_role, supabase_auth_admin;
-GRANT EXECUTE ON FUNCTION auth.apply_role_settings(text) TO anon, authenticated, service_role, supabase_auth_admin;
