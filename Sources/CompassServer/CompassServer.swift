@@ -81,7 +81,6 @@ public struct CompassServer: Sendable {
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
         let apis = self.apis
         let router = Router(context: CompassRequestContext.self)
-        router.add(middleware: CancelOnDisconnectMiddleware())
         addProbes(to: router, apis: apis)
         for api in apis { api.addRoutes(to: router) }
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)

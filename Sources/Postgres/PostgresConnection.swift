@@ -262,7 +262,7 @@ public actor PostgresConnection {
     ) throws(PostgresError) -> Bool {
         var remaining = timeoutMilliseconds
         var cancelSent = false
-        let callerHasLeft = PostgresCancellation.callerHasLeft
+        let caller = PostgresCancellation.caller
         while true {
             let socket = PQsocket(connection)
             guard socket >= 0 else { throw connectionError(connection, query, #fileID, #line) }
@@ -280,7 +280,7 @@ public actor PostgresConnection {
                 if left <= slice { return false }
                 remaining = left - slice
             }
-            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled || callerHasLeft?() == true, let cancelHandle {
+            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled || caller?.hasLeft == true, let cancelHandle {
                 cancelSent = true
                 var buffer = [CChar](repeating: 0, count: 256)
                 _ = PQcancel(cancelHandle, &buffer, Int32(buffer.count))

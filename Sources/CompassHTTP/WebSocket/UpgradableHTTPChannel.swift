@@ -8,6 +8,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
+import Postgres
 import Synchronization
 @_spi(WSInternal) import WSCore
 
@@ -34,7 +35,7 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     public struct Value: ServerChildChannelValue {
         let outcome: EventLoopFuture<Outcome>
         public let channel: any Channel
-        /// What the connection's requests see of it (``ClientConnection/current``).
+        /// What the connection's statements see of it (``PostgresCancellation/caller``).
         let client: ClientConnection
     }
 
@@ -144,7 +145,8 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         }
         switch outcome {
         case .http(let asyncChannel):
-            await ClientConnection.$current.withValue(value.client) {
+            // Set once per connection: every request's statements are cancelled if the client leaves.
+            await PostgresCancellation.$caller.withValue(value.client) {
                 await handleHTTP(asyncChannel: asyncChannel, logger: logger)
             }
         case .refused(let asyncChannel, let status, let body):
