@@ -30,12 +30,20 @@ struct MalformedHTTPTests {
         }
     }
 
-    @Test func aRequestHeadThatNeverCompletesIsClosedAfterTheHeaderTimeout() async throws {
+    @Test func aRequestHeadOrBodyThatStopsComingIsClosedAfterTheHeaderTimeout() async throws {
         try await ServerHarness.with(adjust: { $0.http.headerTimeout = .seconds(1) }) { harness in
             let slow = try RawConnection(port: harness.port)
             await slow.send("GET /health HTTP/1.1\r\nHost: x\r\n")
             let (_, closed) = await slow.readUntilClosed(timeout: .seconds(15))
             #expect(closed)
+            // A body that stops coming is cut off the same way, with 408.
+            let slowBody = try RawConnection(port: harness.port)
+            await slowBody.send(
+                "POST /rest/v1/schools HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":")
+            let (stalled, closedAfterStall) = await slowBody.readUntilClosed(timeout: .seconds(15))
+            #expect(stalled.hasPrefix("HTTP/1.1 408 "))
+            #expect(closedAfterStall)
             // A well-formed request on a fresh connection is still served, and kept alive.
             let good = try RawConnection(port: harness.port)
             await good.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")

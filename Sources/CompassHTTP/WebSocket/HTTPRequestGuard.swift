@@ -21,6 +21,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// A request head was read and its response has not ended yet.
     private var responding = false
+    /// A request's body is still arriving.
+    private var readingBody = false
     private var closed = false
 
     init(limits: HTTPLimits, client: ClientConnection) {
@@ -59,7 +61,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closed else { return }
-        if case .head(let head) = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
             deadline?.cancel()
             deadline = nil
             guard head.uri.utf8.count <= limits.maximumURLBytes else {
@@ -67,8 +70,24 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             responding = true
+            // A body must keep coming: each part within the header timeout of the last.
+            if Self.hasBody(head) { startBodyClock(context: context) }
+        case .body:
+            if readingBody { startBodyClock(context: context) }
+        case .end:
+            if readingBody {
+                readingBody = false
+                deadline?.cancel()
+                deadline = nil
+            }
         }
         context.fireChannelRead(data)
+    }
+
+    /// Whether the request announces a body (a length above zero, or chunks).
+    static func hasBody(_ head: HTTPRequestHead) -> Bool {
+        if let length = head.headers.first(name: "content-length").flatMap(Int.init) { return length > 0 }
+        return head.headers.contains(name: "transfer-encoding")
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -114,6 +133,19 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             let context = loopBound.value
             context.close(mode: .output, promise: nil)
             context.eventLoop.scheduleTask(in: .seconds(2)) { loopBound.value.close(promise: nil) }
+        }
+    }
+
+    /// Closes the connection (408 if nothing was answered yet) when the body stalls for the header timeout.
+    private func startBodyClock(context: ChannelHandlerContext) {
+        readingBody = true
+        deadline?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headerTimeout)) { [weak self] in
+            guard let self, self.readingBody, !self.closed else { return }
+            self.readingBody = false
+            self.responding = false  // the handler is still waiting for the body: nothing was answered
+            self.refuse(context: loopBound.value, status: .requestTimeout)
         }
     }
 
