@@ -70,7 +70,9 @@ extension AuthAPI {
                 case .invalid: return .failure(.invalidCredentials)
                 }
             }
-            if case .failure(.invalidCredentials) = outcome {} else { try await limiter.refund(attempt) }
+            // The password matched: no failure. A refund that fails leaves the count (the safe side)
+            // and must not turn a session already started into an error reply.
+            if case .failure(.invalidCredentials) = outcome {} else { try? await limiter.refund(attempt) }
             return try JSONReply.encoded(try outcome.get())
         case "refresh_token":
             let body = try await decodeBody(request, as: RefreshBody.self)
