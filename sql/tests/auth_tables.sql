@@ -6,7 +6,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(19);
+SELECT plan(24);
 
 SELECT results_eq(
     $$SELECT rolcanlogin, rolinherit, rolbypassrls, rolsuper
@@ -72,6 +72,30 @@ SELECT results_eq(
     $$SELECT username FROM public.profiles WHERE user_id = 'fb000000-0000-4000-8000-000000000004'$$,
     $$VALUES ('nora2_fb000000'::text)$$,
     'a taken username falls back instead of failing the sign-up');
+
+-- 0014: the sign-in attempt counters.
+SELECT table_owner_is('auth', 'sign_in_attempts', 'supabase_auth_admin', 'supabase_auth_admin owns auth.sign_in_attempts');
+SELECT ok((SELECT relrowsecurity FROM pg_catalog.pg_class WHERE oid = 'auth.sign_in_attempts'::regclass),
+          'auth.sign_in_attempts has row-level security on');
+SELECT ok(NOT has_table_privilege(r, 'auth.sign_in_attempts', 'SELECT'), format('%s cannot read sign-in attempts', r))
+  FROM unnest(ARRAY['anon', 'authenticated']) AS r;
+SET LOCAL ROLE supabase_auth_admin;
+-- The statement the auth code runs per attempt (two keys, one statement), three times.
+PREPARE attempt AS
+    INSERT INTO auth.sign_in_attempts AS a (key, window_start, count)
+    SELECT key, now(), 1 FROM unnest(ARRAY['email:tap@example.com', 'address:192.0.2.1']) WITH ORDINALITY AS k (key, position)
+     ORDER BY position
+    ON CONFLICT (key) DO UPDATE SET
+        window_start = CASE WHEN a.window_start <= excluded.window_start - interval '300 seconds'
+                            THEN excluded.window_start ELSE a.window_start END,
+        count = CASE WHEN a.window_start <= excluded.window_start - interval '300 seconds'
+                     THEN 1 ELSE a.count + 1 END
+    RETURNING a.key, a.count;
+EXECUTE attempt;
+EXECUTE attempt;
+SELECT results_eq('EXECUTE attempt', $$VALUES ('email:tap@example.com'::text, 3), ('address:192.0.2.1'::text, 3)$$,
+                  'each attempt counts once on its email and on its address');
+RESET ROLE;
 
 SELECT * FROM finish();
 ROLLBACK;
