@@ -7,9 +7,9 @@ import Glibc
 
 /// A plain TCP connection to the test server, for requests no HTTP client would send.
 ///
-/// Its socket calls block, so they run on a dispatch queue of its own: blocking the test's
-/// cooperative threads would stall the in-process server it talks to.
-final class RawConnection: @unchecked Sendable {  // every socket call goes through `queue`
+/// Its socket calls block, so each runs on a thread of its own (not the cooperative pool, whose
+/// few threads the in-process server needs, nor a shared dispatch pool), one at a time.
+final class RawConnection: @unchecked Sendable {  // every socket call holds `lock`
     private var socket: Int32
 
     /// Connects to 127.0.0.1:`port`.
@@ -29,31 +29,36 @@ final class RawConnection: @unchecked Sendable {  // every socket call goes thro
 
     /// Closes the socket (the client goes away).
     func hangUp() {
-        queue.sync {
-            if socket >= 0 { close(socket) }
-            socket = -1
+        lock.lock()
+        if socket >= 0 { close(socket) }
+        socket = -1
+        lock.unlock()
+    }
+
+    private let lock = NSLock()
+
+    /// Runs `work` on a new thread, holding the connection's lock.
+    private func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { done in
+            Thread {
+                self.lock.lock()
+                let value = work()
+                self.lock.unlock()
+                done.resume(returning: value)
+            }.start()
         }
     }
 
-    private let queue = DispatchQueue(label: "raw-connection")
-
     /// Sends every byte (stops quietly if the server already closed).
     func send(_ bytes: [UInt8]) async {
-        await withCheckedContinuation { done in
-            queue.async {
-                self.sendBlocking(bytes)
-                done.resume()
-            }
-        }
+        await onThread { self.sendBlocking(bytes) }
     }
 
     func send(_ text: String) async { await send(Array(text.utf8)) }
 
     /// What the server sends until it closes (`closed` true) or `timeout` passes with the socket still open.
     func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
-        await withCheckedContinuation { done in
-            queue.async { done.resume(returning: self.readBlocking(timeout: timeout)) }
-        }
+        await onThread { self.readBlocking(timeout: timeout) }
     }
 
     private func sendBlocking(_ bytes: [UInt8]) {
