@@ -232,4 +232,20 @@ struct RESTConfigurationTests {
         #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_MAX_BODY_BYTES": "lots"])) }
         #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_MAX_BODY_BYTES": "0"])) }
     }
+
+    @Test func hardeningSettingsFromTheEnvironment() throws {
+        let defaults = try RESTConfiguration(reading: EnvironmentReader([:]))
+        #expect(defaults.maximumReplyBytes == 16 << 20)
+        #expect(defaults.maximumEmbedDepth == 8)
+        #expect(defaults.requiresFilteredWrites)
+        let set = try RESTConfiguration(reading: EnvironmentReader([
+            "COMPASS_REST_MAX_REPLY_BYTES": "4096", "COMPASS_REST_MAX_EMBED_DEPTH": "2", "COMPASS_REST_SAFE_UPDATE": "false",
+        ]))
+        #expect(set.maximumReplyBytes == 4096)
+        #expect(set.maximumEmbedDepth == 2)
+        #expect(!set.requiresFilteredWrites)
+        for (name, value) in [("COMPASS_REST_MAX_REPLY_BYTES", "0"), ("COMPASS_REST_MAX_EMBED_DEPTH", "-1"), ("COMPASS_REST_SAFE_UPDATE", "maybe")] {
+            #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader([name: value])) }
+        }
+    }
 }

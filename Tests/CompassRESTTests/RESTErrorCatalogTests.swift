@@ -106,6 +106,21 @@ struct RESTErrorCatalogTests {
         Expected(
             error: .unknownRole(String(repeating: "r", count: 70)), status: 401, code: "22023",
             message: "role \"\(String(repeating: "r", count: 63))\" does not exist"),
+        Expected(
+            error: .nestedTooDeep(.embeds, limit: 8, column: 17), status: 400, code: "PGRST100",
+            message: "select parameter nests embedded resources more than 8 levels deep",
+            details: "The embed opening at column 17 is at depth 9.",
+            hint: "Select less deeply nested resources (the server's limit is COMPASS_REST_MAX_EMBED_DEPTH)."),
+        Expected(
+            error: .nestedTooDeep(.logicGroups, limit: 16, column: 65), status: 400, code: "PGRST100",
+            message: "logic tree nests and/or groups more than 16 levels deep", details: "The group opening at column 65 is at depth 17.",
+            hint: "Flatten the and/or groups."),
+        Expected(error: .missingWhereClause(.update), status: 400, code: "21000", message: "UPDATE requires a WHERE clause"),
+        Expected(error: .missingWhereClause(.delete), status: 400, code: "21000", message: "DELETE requires a WHERE clause"),
+        Expected(
+            error: .replyTooLarge(bytes: 2048, limit: 1024), status: 500, code: "54000", message: "Response body is larger than 1024 bytes",
+            details: "The response would be 2048 bytes; COMPASS_REST_MAX_REPLY_BYTES sets the limit.",
+            hint: "Request fewer rows (limit and offset, or a Range header) or fewer columns."),
     ]
 
     static func function(_ type: String) -> FunctionInfo {
@@ -174,6 +189,24 @@ struct RESTErrorCatalogTests {
         #expect(error.message == message)
         #expect(error.details == "detail")
         #expect(error.headers == (status == 401 ? ["WWW-Authenticate": "Bearer"] : [:]))
+    }
+
+    @Test func aNULInTextIsTheClientsWithoutNamingTheParameter() {
+        let hint = "Text values cannot contain the NUL character (\\u0000); remove it and send the request again."
+        let nul = PostgresError(
+            code: .server, message: "invalid byte sequence for encoding \"UTF8\": 0x00 in parameter $3", sqlState: .characterNotInRepertoire)
+        let refused = RESTError(nul, isAuthenticated: true)
+        #expect(refused.status == 400)
+        #expect(refused.code == "22021")
+        #expect(refused.message == "invalid byte sequence for encoding \"UTF8\": 0x00")
+        #expect(refused.hint == hint)
+        var escape = PostgresError(code: .server, message: "unsupported Unicode escape sequence", sqlState: SQLState(rawValue: "22P05"))
+        escape.detail = "\\u0000 cannot be converted to text."
+        let json = RESTError(escape, isAuthenticated: false)
+        #expect(json.status == 400)
+        #expect(json.message == "unsupported Unicode escape sequence")
+        #expect(json.details == "\\u0000 cannot be converted to text.")
+        #expect(json.hint == hint)
     }
 
     @Test func clientFailuresAreNotServerErrors() {

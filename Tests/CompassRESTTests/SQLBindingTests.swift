@@ -47,7 +47,7 @@ struct SQLBindingTests {
         var planner = ReadPlanner(cache: Self.cache)
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try planner.plan(table: try Self.cache.table(named: "interactions"), parameters: parameters, range: range)
-        return ReadQueryBuilder.statement(plan, schema: "public", count: true, single: false)
+        return ReadQueryBuilder.statement(plan, schema: "public", count: true, single: false, maximumReplyBytes: 1 << 24)
     }
 
     @Test(arguments: hostile)
@@ -71,8 +71,9 @@ struct SQLBindingTests {
             let plan = try MutationPlanner.plan(
                 method: method, table: try Self.cache.table(named: "interactions"), cache: Self.cache, parameters: parameters,
                 preferences: try Preferences(headerValues: ["return=representation"]),
-                body: try RequestBody(json: body, columns: nil))
-            let statement = MutationQueryBuilder.statement(plan, schema: "public", count: false, single: false, location: true)
+                body: try RequestBody(json: body, columns: nil), requiresFilters: true)
+            let statement = MutationQueryBuilder.statement(
+                plan, schema: "public", count: false, single: false, location: true, maximumReplyBytes: 1 << 24)
             #expect(!statement.text.contains("DROP TABLE"))
             #expect(!statement.text.contains("OR true"))
             #expect(statement.binds.contains(body))

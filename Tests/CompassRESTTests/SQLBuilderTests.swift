@@ -57,17 +57,17 @@ struct SQLBuilderTests {
         let parameters = try QueryParameters(query: "select=name,interactions!inner(content)&interactions.content=eq.x")
         var planner = ReadPlanner(cache: SQLBindingTests.cache)
         let plan = try planner.plan(table: try SQLBindingTests.cache.table(named: "schools"), parameters: parameters, range: .all)
-        let statement = ReadQueryBuilder.statement(plan, schema: "public", count: false, single: false)
+        let statement = ReadQueryBuilder.statement(plan, schema: "public", count: false, single: false, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (SELECT "schools"."name" AS "name", COALESCE("pgrst_1"."pgrst_1", '[]'::jsonb) AS"#
                     + #" "interactions" FROM "public"."schools" AS "schools" INNER JOIN LATERAL (SELECT json_agg("pgrst_1")::jsonb AS"#
                     + #" "pgrst_1" FROM (SELECT "pgrst_1"."content" AS "content" FROM "public"."interactions" AS "pgrst_1" WHERE"#
                     + #" "pgrst_1"."school_id" = "schools"."id" AND ("pgrst_1"."content" = $1)) AS "pgrst_1") AS "pgrst_1" ON"#
-                    + #" "pgrst_1"."pgrst_1" IS NOT NULL) SELECT NULL::bigint AS total_result_set, pg_catalog.count(_postgrest_t) AS"#
-                    + #" page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, NULL::text AS location FROM (SELECT * FROM"#
-                    + #" pgrst_source) AS _postgrest_t"#)
-        #expect(statement.binds == ["x"])
+                    + #" "pgrst_1"."pgrst_1" IS NOT NULL), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
+                    + #" pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, NULL::text AS location FROM (SELECT * FROM"#
+                    + #" pgrst_source) AS _postgrest_t"# + Self.boundedReply(bind: 2))
+        #expect(statement.binds == ["x", "16777216"])
     }
 
     @Test func anInsertWithColumnDefaultsKeepsItsText() throws {
@@ -75,17 +75,18 @@ struct SQLBuilderTests {
         let plan = try MutationPlanner.plan(
             method: .post, table: try SQLBindingTests.cache.table(named: "interactions"), cache: SQLBindingTests.cache,
             parameters: try QueryParameters(query: ""), preferences: try Preferences(headerValues: ["return=representation", "missing=default"]),
-            body: try RequestBody(json: body, columns: nil))
-        let statement = MutationQueryBuilder.statement(plan, schema: "public", count: false, single: true, location: false)
+            body: try RequestBody(json: body, columns: nil), requiresFilters: true)
+        let statement = MutationQueryBuilder.statement(
+            plan, schema: "public", count: false, single: true, location: false, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (INSERT INTO "public"."interactions" ("content", "id") SELECT pgrst_body."content","#
                     + #" pgrst_body."id" FROM jsonb_to_recordset((SELECT jsonb_agg(jsonb_build_object($1::text, gen_random_uuid()) ||"#
                     + #" pgrst_element) FROM jsonb_array_elements($2::jsonb) AS pgrst_element)) AS pgrst_body("content" text, "id""#
-                    + #" uuid) RETURNING "public"."interactions".*) SELECT NULL::bigint AS total_result_set,"#
+                    + #" uuid) RETURNING "public"."interactions".*), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
                     + #" pg_catalog.count(_postgrest_t) AS page_total, coalesce((json_agg(_postgrest_t)->0)::text, 'null') AS body,"#
-                    + #" NULL::text AS location FROM (SELECT "interactions".* FROM pgrst_source AS "interactions") AS _postgrest_t"#)
-        #expect(statement.binds == ["id", body])
+                    + #" NULL::text AS location FROM (SELECT "interactions".* FROM pgrst_source AS "interactions") AS _postgrest_t"# + Self.boundedReply(bind: 3))
+        #expect(statement.binds == ["id", body, "16777216"])
     }
 
     @Test func aCallReturningTableRowsKeepsItsText() throws {
@@ -97,16 +98,23 @@ struct SQLBuilderTests {
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try CallPlanner.plan(
             name: "mine", argumentKeys: ["who"], argumentsJSON: #"{"who":"x"}"#, cache: cache, parameters: parameters, range: range)
-        let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, single: true)
+        let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, single: true, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (SELECT pgrst_call.* FROM json_to_record($1::json) AS pgrst_args("who" uuid), LATERAL"#
-                    + #" "public"."mine"("who" := pgrst_args."who") AS pgrst_call) SELECT NULL::bigint AS total_result_set,"#
+                    + #" "public"."mine"("who" := pgrst_args."who") AS pgrst_call), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
                     + #" pg_catalog.count(_postgrest_t) AS page_total, coalesce((json_agg(_postgrest_t)->0)::text, 'null') AS body,"#
                     + #" NULL::text AS location FROM (SELECT "interactions"."id" AS "id", row_to_json("pgrst_1".*)::jsonb AS "schools""#
                     + #" FROM pgrst_source AS "interactions" LEFT JOIN LATERAL (SELECT "pgrst_1"."name" AS "name" FROM"#
                     + #" "public"."schools" AS "pgrst_1" WHERE "pgrst_1"."id" = "interactions"."school_id") AS "pgrst_1" ON TRUE WHERE"#
-                    + #" ("interactions"."content" = $2) LIMIT $3) AS _postgrest_t"#)
-        #expect(statement.binds == [#"{"who":"x"}"#, "z", "4"])
+                    + #" ("interactions"."content" = $2) LIMIT $3) AS _postgrest_t"# + Self.boundedReply(bind: 4))
+        #expect(statement.binds == [#"{"who":"x"}"#, "z", "4", "16777216"])
+    }
+
+    /// How every statement ends: the reply row, its body withheld past the limit bound as `$bind`.
+    static func boundedReply(bind: Int) -> String {
+        ") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total, CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <="
+            + " $\(bind)::bigint THEN pgrst_reply.body END AS body, pgrst_reply.location, pg_catalog.octet_length(pgrst_reply.body)"
+            + " AS body_bytes FROM pgrst_reply"
     }
 }

@@ -13,7 +13,24 @@ extension RESTError {
             }
             return
         }
+        if let nul = Self.nulCharacter(state: state, message: error.message, details: error.detail) {
+            self = nul
+            return
+        }
         self.init(sqlState: state, message: error.message, details: error.detail, hint: error.hint, isAuthenticated: isAuthenticated)
+    }
+
+    /// A NUL in text, as the Postgres client refuses it before sending (22021) or as Postgres
+    /// refuses `\u0000` in JSON it turns into text (22P05); nil for any other error.
+    private static func nulCharacter(state: SQLState, message: String, details: String?) -> RESTError? {
+        let nulByte = "invalid byte sequence for encoding \"UTF8\": 0x00"
+        if state == .characterNotInRepertoire, message.hasPrefix(nulByte) {
+            return .nulCharacter(sqlState: state, message: nulByte, details: nil)
+        }
+        if state.rawValue == "22P05", details?.hasPrefix("\\u0000") == true {
+            return .nulCharacter(sqlState: state, message: message, details: details)
+        }
+        return nil
     }
 
     /// An error carrying a SQLSTATE, with the status PostgREST gives it (and its `Bearer`

@@ -17,8 +17,12 @@ struct StatementResult: Sendable {
 /// `COMMIT` in one round trip (`check` has nothing to undo); a write waits for `check` before
 /// its `COMMIT`, two round trips. The scope and the statement are prepared per connection: the
 /// statement's text depends only on the request's shape, its values are bound.
+///
+/// The statement withholds a body longer than `maximumReplyBytes` (see `SQLBuilder+Reply.swift`);
+/// such a reply is refused here, before `check`, so a write that produced it is rolled back too.
 struct RESTExecutor: Sendable {
     let pool: PostgresPool
+    let maximumReplyBytes: Int
 
     /// Runs `statement` built from the schema cache of load `schemaGeneration`.
     ///
@@ -39,7 +43,7 @@ struct RESTExecutor: Sendable {
                     do {
                         let results = try await connection.pipeline(statements)
                         for result in results { _ = try result.get() }
-                        let result = try Self.statementResult(try results[2].get())
+                        let result = try statementResult(try results[2].get())
                         try check(result)
                         if !readOnly { try await connection.query("COMMIT") }
                         return result
@@ -61,11 +65,15 @@ struct RESTExecutor: Sendable {
         }
     }
 
-    /// The statement's one row.
-    private static func statementResult(_ rows: PostgresResult) throws -> StatementResult {
+    /// The statement's one row; 500 (54000) when its body was withheld as too large.
+    private func statementResult(_ rows: PostgresResult) throws -> StatementResult {
         let row = rows[0]
+        let body = try row.decode(String?.self, at: 2)
+        if body == nil, let bytes = try row.decode(Int?.self, at: 4), bytes > maximumReplyBytes {
+            throw RESTError.replyTooLarge(bytes: bytes, limit: maximumReplyBytes)
+        }
         return StatementResult(
             total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
-            body: try row.decode(String?.self, at: 2) ?? "", location: try row.decode(String?.self, at: 3))
+            body: body ?? "", location: try row.decode(String?.self, at: 3))
     }
 }

@@ -3,7 +3,12 @@
 /// ```swift
 /// let (path, tree) = try LogicParser.parse(key: "or", value: "(is_read.eq.false,and(actor_id.eq.x,post_id.is.null))")
 /// ```
+/// Groups nest at most ``maximumDepth`` levels (the outer parentheses are the first): the parser
+/// recurses once per level, and a 16 KiB URL of `and(and(…` would otherwise exhaust the stack.
 enum LogicParser {
+    /// How deeply groups may nest; PostgREST has no limit, and the apps nest two or three.
+    static let maximumDepth = 16
+
     /// The key names the operator (`[embed.…][not.]and|or`); the value is the parenthesised list.
     static func parse(key: String, value: String) throws(RESTError) -> (path: [String], tree: LogicTree) {
         var segments = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -14,20 +19,21 @@ enum LogicParser {
             throw RESTError.parse("logic path", input: key, column: 1, details: "expecting logic operator (and, or)")
         }
         var scanner = GrammarScanner(value, subject: "logic tree")
-        let members = try groupMembers(&scanner)
+        let members = try groupMembers(&scanner, depth: 1)
         scanner.skipWhitespace()
         guard scanner.isAtEnd else { throw scanner.failure(expecting: ["end of input"]) }
         return (segments, .group(logicOperator, negated: negated, members))
     }
 
-    /// `( tree , tree … )`.
-    private static func groupMembers(_ scanner: inout GrammarScanner) throws(RESTError) -> [LogicTree] {
+    /// `( tree , tree … )`, `depth` groups deep.
+    private static func groupMembers(_ scanner: inout GrammarScanner, depth: Int) throws(RESTError) -> [LogicTree] {
         scanner.skipWhitespace()
+        guard depth <= maximumDepth else { throw .nestedTooDeep(.logicGroups, limit: maximumDepth, column: scanner.position + 1) }
         try scanner.expect("(")
         var members: [LogicTree] = []
         while true {
             scanner.skipWhitespace()
-            members.append(try tree(&scanner))
+            members.append(try tree(&scanner, depth: depth))
             scanner.skipWhitespace()
             guard scanner.current == "," else { break }
             scanner.position += 1
@@ -37,10 +43,10 @@ enum LogicParser {
     }
 
     /// A nested `[not.]and(…)`/`[not.]or(…)` group, or a `column.op.value` filter.
-    private static func tree(_ scanner: inout GrammarScanner) throws(RESTError) -> LogicTree {
+    private static func tree(_ scanner: inout GrammarScanner, depth: Int) throws(RESTError) -> LogicTree {
         for (prefix, logicOperator, negated) in groupPrefixes where scanner.looksAt(prefix + "(") {
             scanner.position += prefix.count
-            return .group(logicOperator, negated: negated, try groupMembers(&scanner))
+            return .group(logicOperator, negated: negated, try groupMembers(&scanner, depth: depth + 1))
         }
         guard !scanner.isAtEnd, scanner.current != ")", scanner.current != "," else {
             throw scanner.failure(expecting: [

@@ -30,15 +30,21 @@ public struct QueryParameters: Sendable, Hashable {
     public init() {}
 
     /// Parses a raw (still percent-encoded) query string. `isRPCRead` makes operator-less
-    /// parameters function arguments instead of malformed filters.
-    public init(query: String?, isRPCRead: Bool = false) throws(RESTError) {
-        for (name, value) in QueryString.pairs(query) {
+    /// parameters function arguments instead of malformed filters; `select=` may nest embeds
+    /// `maximumEmbedDepth` levels deep.
+    public init(query: String?, isRPCRead: Bool = false, maximumEmbedDepth: Int = RESTConfiguration().maximumEmbedDepth) throws(RESTError) {
+        try self.init(pairs: QueryString.pairs(query), isRPCRead: isRPCRead, maximumEmbedDepth: maximumEmbedDepth)
+    }
+
+    /// Parses decoded `(name, value)` pairs, as ``QueryString`` splits them.
+    init(pairs: [(name: String, value: String?)], isRPCRead: Bool, maximumEmbedDepth: Int) throws(RESTError) {
+        for (name, value) in pairs {
             guard let value else { continue }
             let last = name.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? name
             let path = Self.path(of: name)
             switch name {
             case "select":
-                select = try SelectParser.parse(value)
+                select = try SelectParser.parse(value, maximumDepth: maximumEmbedDepth)
                 continue
             case "columns":
                 columns = try Self.names(value, subject: "columns parameter")

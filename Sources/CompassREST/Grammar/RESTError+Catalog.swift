@@ -35,6 +35,22 @@ extension RESTError {
             message: "\"failed to parse \(what) (\(input))\" (line 1, column \(column))", details: details)
     }
 
+    /// PGRST100, 400: `select=` embeds or `and`/`or` groups nested past their limit. PostgREST has
+    /// no such limit, so this reuses its code for a query parameter it cannot take, and says which.
+    static func nestedTooDeep(_ nesting: Nesting, limit: Int, column: Int) -> RESTError {
+        let (message, opening, hint) =
+            switch nesting {
+            case .embeds:
+                ("select parameter nests embedded resources more than \(limit) levels deep", "embed",
+                 "Select less deeply nested resources (the server's limit is COMPASS_REST_MAX_EMBED_DEPTH).")
+            case .logicGroups:
+                ("logic tree nests and/or groups more than \(limit) levels deep", "group", "Flatten the and/or groups.")
+            }
+        return RESTError(
+            status: 400, code: "PGRST100", message: message,
+            details: "The \(opening) opening at column \(column) is at depth \(limit + 1).", hint: hint)
+    }
+
     /// PGRST102: a body that is not the JSON the request needs (400), or too large to read (413).
     static func invalidBody(_ problem: BodyProblem) -> RESTError {
         let (status, message) =
@@ -219,6 +235,31 @@ extension RESTError {
     /// 42704: a `::cast` to a type outside the allowed list.
     static func undefinedType(_ name: String) -> RESTError {
         RESTError(sqlState: .undefinedObject, message: "type \"\(name)\" does not exist", isAuthenticated: false)
+    }
+
+    /// 21000, 400: PATCH or DELETE without a filter, refused as `pg-safeupdate` refuses the
+    /// statement under Supabase's PostgREST (its wording; `COMPASS_REST_SAFE_UPDATE=false` allows it).
+    static func missingWhereClause(_ statement: FilterlessStatement) -> RESTError {
+        RESTError(sqlState: .cardinalityViolation, message: "\(statement.rawValue) requires a WHERE clause", isAuthenticated: false)
+    }
+
+    /// 22021 or 22P05, 400: a text value holds the NUL character, which Postgres cannot store. The
+    /// server's message is kept (it names no value); the internal "in parameter $n" is not.
+    static func nulCharacter(sqlState state: SQLState, message: String, details: String?) -> RESTError {
+        RESTError(
+            sqlState: state, message: message, details: details,
+            hint: "Text values cannot contain the NUL character (\\u0000); remove it and send the request again.",
+            isAuthenticated: false)
+    }
+
+    /// 54000, 500: the reply's JSON is larger than the configured limit, so Postgres withheld it.
+    /// The code is the one Postgres gives past its own (1 GB) limit on a value, which PostgREST
+    /// answers with 500; it is not the client's syntax, but a smaller page will succeed.
+    static func replyTooLarge(bytes: Int, limit: Int) -> RESTError {
+        RESTError(
+            sqlState: SQLState(rawValue: "54000"), message: "Response body is larger than \(limit) bytes",
+            details: "The response would be \(bytes) bytes; COMPASS_REST_MAX_REPLY_BYTES sets the limit.",
+            hint: "Request fewer rows (limit and offset, or a Range header) or fewer columns.", isAuthenticated: false)
     }
 
     /// 22023: a token whose role the database does not have (Postgres's 63-byte name limit applied).

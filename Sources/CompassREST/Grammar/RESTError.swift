@@ -91,6 +91,20 @@ extension RESTError {
         case issuedInFuture
     }
 
+    /// What nests past its limit (PGRST100): both are parsed by recursion, one level per call.
+    enum Nesting: Sendable, Hashable {
+        /// Embeds inside embeds in `select=` (`COMPASS_REST_MAX_EMBED_DEPTH`).
+        case embeds
+        /// `and(…)`/`or(…)` groups inside each other in `or=`/`and=` (``LogicParser/maximumDepth``).
+        case logicGroups
+    }
+
+    /// A statement `pg-safeupdate` refuses without a `WHERE` clause (21000).
+    enum FilterlessStatement: String, Sendable, Hashable {
+        case update = "UPDATE"
+        case delete = "DELETE"
+    }
+
     /// What went wrong inside the server (PGRSTX00).
     enum InternalFailure: Sendable, Hashable {
         /// The database client failed without a server error or a connection problem.

@@ -3,28 +3,31 @@
 /// ```swift
 /// let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name)")
 /// ```
+/// Embeds nest at most `maximumDepth` levels: the parser recurses once per level, so the bound
+/// is checked as each `(` opens, before a hostile `a(a(a(…` can exhaust the stack.
 enum SelectParser {
     /// The items of a `select=` value; an empty value selects nothing.
-    static func parse(_ text: String) throws(RESTError) -> [SelectItem] {
+    static func parse(_ text: String, maximumDepth: Int = RESTConfiguration().maximumEmbedDepth) throws(RESTError) -> [SelectItem] {
         var scanner = GrammarScanner(text, subject: "select parameter")
-        let items = try forest(&scanner)
+        let items = try forest(&scanner, depth: 0, maximumDepth: maximumDepth)
         guard scanner.isAtEnd else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
         return items
     }
 
-    private static func forest(_ scanner: inout GrammarScanner) throws(RESTError) -> [SelectItem] {
+    /// The items of one level; `depth` is how many embeds enclose it.
+    private static func forest(_ scanner: inout GrammarScanner, depth: Int, maximumDepth: Int) throws(RESTError) -> [SelectItem] {
         scanner.skipWhitespace()
         if scanner.isAtEnd || scanner.current == ")" { return [] }
-        var items = [try item(&scanner)]
+        var items = [try item(&scanner, depth: depth, maximumDepth: maximumDepth)]
         while true {
             scanner.skipWhitespace()
             guard scanner.current == "," else { return items }
             scanner.position += 1
-            items.append(try item(&scanner))
+            items.append(try item(&scanner, depth: depth, maximumDepth: maximumDepth))
         }
     }
 
-    private static func item(_ scanner: inout GrammarScanner) throws(RESTError) -> SelectItem {
+    private static func item(_ scanner: inout GrammarScanner, depth: Int, maximumDepth: Int) throws(RESTError) -> SelectItem {
         scanner.skipWhitespace()
         if scanner.current == "*" {
             scanner.position += 1
@@ -37,7 +40,7 @@ enum SelectParser {
         let alias = aliasPrefix(&scanner)
         let name = try scanner.fieldName()
         if scanner.current == "!" || scanner.current == "(" {
-            return .embed(try embed(&scanner, relation: name, alias: alias))
+            return .embed(try embed(&scanner, relation: name, alias: alias, depth: depth + 1, maximumDepth: maximumDepth))
         }
         let path = try scanner.jsonPath()
         var cast: String?
@@ -63,7 +66,9 @@ enum SelectParser {
         return alias
     }
 
-    private static func embed(_ scanner: inout GrammarScanner, relation: String, alias: String?) throws(RESTError) -> EmbedSelect {
+    private static func embed(
+        _ scanner: inout GrammarScanner, relation: String, alias: String?, depth: Int, maximumDepth: Int
+    ) throws(RESTError) -> EmbedSelect {
         var hint: String?
         var isInner = false
         for _ in 0..<2 where scanner.current == "!" {
@@ -74,8 +79,9 @@ enum SelectParser {
                 hint = try scanner.fieldName()
             }
         }
+        guard depth <= maximumDepth else { throw .nestedTooDeep(.embeds, limit: maximumDepth, column: scanner.position + 1) }
         try scanner.expect("(")
-        let items = try forest(&scanner)
+        let items = try forest(&scanner, depth: depth, maximumDepth: maximumDepth)
         scanner.skipWhitespace()
         try scanner.expect(")")
         return EmbedSelect(relation: relation, alias: alias, hint: hint, isInner: isInner, items: items)

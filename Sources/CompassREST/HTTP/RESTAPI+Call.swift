@@ -23,7 +23,9 @@ extension RESTAPI {
             name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
             range: range)
         let single = request.wantsSingleObject
-        let statement = CallQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
+        let statement = CallQueryBuilder.statement(
+            plan, schema: cache.schema, count: request.preferences.wantsCount, single: single,
+            maximumReplyBytes: configuration.maximumReplyBytes)
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead) {
             result throws(RESTError) in

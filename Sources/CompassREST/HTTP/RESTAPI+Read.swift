@@ -7,7 +7,9 @@ extension RESTAPI {
         var planner = ReadPlanner(cache: cache)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range)
         let single = request.wantsSingleObject
-        let statement = ReadQueryBuilder.statement(plan, schema: cache.schema, count: request.preferences.wantsCount, single: single)
+        let statement = ReadQueryBuilder.statement(
+            plan, schema: cache.schema, count: request.preferences.wantsCount, single: single,
+            maximumReplyBytes: configuration.maximumReplyBytes)
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
             if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }

@@ -8,11 +8,12 @@ extension RESTAPI {
         let requestBody = try body.map { (text: String) throws(RESTError) in try RequestBody(json: text, columns: request.parameters.columns) }
         let plan = try MutationPlanner.plan(
             method: request.method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
-            body: requestBody)
+            body: requestBody, requiresFilters: configuration.requiresFilteredWrites)
         let single = request.wantsSingleObject
         let location = request.method == .post && preferences.representation == .headersOnly
         let statement = MutationQueryBuilder.statement(
-            plan, schema: cache.schema, count: preferences.wantsCount, single: single, location: location)
+            plan, schema: cache.schema, count: preferences.wantsCount, single: single, location: location,
+            maximumReplyBytes: configuration.maximumReplyBytes)
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false) { result throws(RESTError) in
             if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }

@@ -27,7 +27,7 @@ public struct RESTAPI: CompassAPI {
         self.store = SchemaCacheStore(pool: context.pool, schema: configuration.schema, logger: context.logger)
         self.configuration = configuration
         self.authenticator = RESTAuthenticator(verifier: context.verifier)
-        self.executor = RESTExecutor(pool: context.pool)
+        self.executor = RESTExecutor(pool: context.pool, maximumReplyBytes: configuration.maximumReplyBytes)
         self.context = context
     }
 
@@ -78,7 +78,7 @@ public struct RESTAPI: CompassAPI {
         case .function(let name): path = "/rpc/" + name
         }
         let parsed = try RESTRequest(
-            request: request, method: method, path: path, claims: claims, schema: configuration.schema,
+            request: request, method: method, path: path, claims: claims, configuration: configuration,
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache()
         switch resource {

@@ -16,7 +16,14 @@ struct RESTRequest: Sendable {
     /// The `Range` header (GET only, as PostgREST honours it).
     var rangeHeader: String?
 
-    init(request: Request, method: RESTMethod, path: String, claims: AccessClaims, schema: String, isRPC: Bool) throws(RESTError) {
+    /// The query parameter Supabase's gateway reads the API key from, and removes before
+    /// PostgREST sees the query (`hide_credentials`): never a filter or an RPC argument.
+    static let gatewayKeyParameter = "apikey"
+
+    init(
+        request: Request, method: RESTMethod, path: String, claims: AccessClaims, configuration: RESTConfiguration, isRPC: Bool
+    ) throws(RESTError) {
+        let schema = configuration.schema
         self.method = method
         for profile in [request.headers[HTTPField.Name("Accept-Profile")!], request.headers[HTTPField.Name("Content-Profile")!]] {
             if let profile, profile != schema {
@@ -25,7 +32,9 @@ struct RESTRequest: Sendable {
         }
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         wantsSingleObject = try Self.negotiate(request.headers[.accept])
-        parameters = try QueryParameters(query: request.uri.query, isRPCRead: isRPC && method.isRead)
+        parameters = try QueryParameters(
+            pairs: QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter },
+            isRPCRead: isRPC && method.isRead, maximumEmbedDepth: configuration.maximumEmbedDepth)
         rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }

@@ -29,9 +29,10 @@ struct MutationPlan: Sendable {
 
 /// Builds a ``MutationPlan``: body keys and `columns=`/`on_conflict=` checked against the table.
 enum MutationPlanner {
+    /// `requiresFilters` refuses an update or delete of every row (21000), as `pg-safeupdate` would.
     static func plan(
         method: RESTMethod, table: TableInfo, cache: SchemaCache, parameters: QueryParameters,
-        preferences: Preferences, body: RequestBody?
+        preferences: Preferences, body: RequestBody?, requiresFilters: Bool
     ) throws(RESTError) -> MutationPlan {
         if let columns = parameters.columns {
             for name in columns where table.column(name) == nil {
@@ -72,8 +73,21 @@ enum MutationPlanner {
                 conditions.append(tree)
             }
         }
+        if requiresFilters, conditions.isEmpty, let statement = filterlessStatement(kind) {
+            throw .missingWhereClause(statement)
+        }
         let returnsRows = preferences.representation == .representation || preferences.representation == .headersOnly
         return MutationPlan(table: table, kind: kind, body: body, conditions: conditions, returnsRows: returnsRows, read: read)
+    }
+
+    /// The statement `pg-safeupdate` would stop without a `WHERE`: an update that sets something
+    /// (an empty body runs no `UPDATE`, so PostgREST answers it without error) or a delete.
+    private static func filterlessStatement(_ kind: MutationPlan.Kind) -> RESTError.FilterlessStatement? {
+        switch kind {
+        case .update(let columns): columns.isEmpty ? nil : .update
+        case .delete: .delete
+        case .insert: nil
+        }
     }
 }
 

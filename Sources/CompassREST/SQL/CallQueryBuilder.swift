@@ -1,7 +1,7 @@
 /// `/rpc/{fn}` as PostgREST calls it: the arguments are one JSON parameter, split into
 /// typed values by `json_to_record` and passed by name, so defaults apply to the rest.
 enum CallQueryBuilder {
-    static func statement(_ plan: CallPlan, schema: String, count: Bool, single: Bool) -> SQLBuilder {
+    static func statement(_ plan: CallPlan, schema: String, count: Bool, single: Bool, maximumReplyBytes: Int) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         if plan.function.returnsScalar || plan.function.returnsVoid {
@@ -16,7 +16,7 @@ enum CallQueryBuilder {
             appendCall(plan, schema: schema, to: &sql)
             sql.append(" AS pgrst_call")
         }
-        sql.append(") SELECT ")
+        sql.openReply()
         let rows: SQLBuilder
         if let read = plan.read {
             rows = ReadQueryBuilder.select(read, schema: schema, from: .pgrstSource)
@@ -48,6 +48,7 @@ enum CallQueryBuilder {
         sql.append(" AS body, NULL::text AS location FROM (")
         sql.append(rows)
         sql.append(") AS _postgrest_t")
+        sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
         return sql
     }
 

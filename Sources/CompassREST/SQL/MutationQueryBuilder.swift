@@ -2,7 +2,9 @@
 /// into typed rows by `json_to_recordset` with the column types from the schema cache; the
 /// statement's rows feed the same read shaping as a GET.
 enum MutationQueryBuilder {
-    static func statement(_ plan: MutationPlan, schema: String, count: Bool, single: Bool, location: Bool) -> SQLBuilder {
+    static func statement(
+        _ plan: MutationPlan, schema: String, count: Bool, single: Bool, location: Bool, maximumReplyBytes: Int
+    ) -> SQLBuilder {
         var sql = SQLBuilder()
         func appendTable(_ before: StaticString, _ after: StaticString = "") {
             sql.append(before)
@@ -59,7 +61,7 @@ enum MutationQueryBuilder {
         if !plan.isEmptyUpdate {
             if plan.returnsRows { appendTable(" RETURNING ", ".*") } else { sql.append(" RETURNING 1") }
         }
-        sql.append(") SELECT ")
+        sql.openReply()
         sql.append(count ? "(SELECT pg_catalog.count(*) FROM pgrst_source)" : "NULL::bigint")
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
         sql.append(plan.returnsRows ? ReadQueryBuilder.body(single: single) : "''::text")
@@ -80,6 +82,7 @@ enum MutationQueryBuilder {
             sql.append("SELECT * FROM pgrst_source")
         }
         sql.append(") AS _postgrest_t")
+        sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
         return sql
     }
 

@@ -135,12 +135,13 @@ enum ReadQueryBuilder {
     }
 
     /// The whole read: the page in a CTE, then the total (when counted), the page's row
-    /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for).
-    static func statement(_ plan: ReadPlan, schema: String, count: Bool, single: Bool) -> SQLBuilder {
+    /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for),
+    /// the body withheld past `maximumReplyBytes`.
+    static func statement(_ plan: ReadPlan, schema: String, count: Bool, single: Bool, maximumReplyBytes: Int) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         sql.append(select(plan, schema: schema, from: .table))
-        sql.append(") SELECT ")
+        sql.openReply()
         if count {
             sql.append("(SELECT pg_catalog.count(*) FROM (")
             sql.append(select(plan, schema: schema, from: .table, includeRange: false))
@@ -151,6 +152,7 @@ enum ReadQueryBuilder {
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
         sql.append(body(single: single))
         sql.append(" AS body, NULL::text AS location FROM (SELECT * FROM pgrst_source) AS _postgrest_t")
+        sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
         return sql
     }
 

@@ -21,12 +21,14 @@ struct RESTHarness {
     let issuer: AccessTokenIssuer
 
     /// Runs `body` with a client for the REST routes (and the schema reload service running).
-    static func with(_ body: @escaping @Sendable (RESTHarness) async throws -> Void) async throws {
+    static func with(
+        configuration: RESTConfiguration = RESTConfiguration(), _ body: @escaping @Sendable (RESTHarness) async throws -> Void
+    ) async throws {
         try await TestDatabase.with(demoData: true) { database in
             let context = try await ServerContext(
                 postgres: database.configuration, jwtSecret: secret, poolSize: 4, logger: TestDatabase.logger)
             let pool = context.pool
-            let api = RESTAPI(context: context)
+            let api = RESTAPI(context: context, configuration: configuration)
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)

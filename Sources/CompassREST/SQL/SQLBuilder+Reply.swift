@@ -1,0 +1,18 @@
+extension SQLBuilder {
+    /// Opens `pgrst_reply`, the CTE after `pgrst_source` whose one row is the reply: total,
+    /// page count, body and Location, in that order. ``appendBoundedReply(maximumBytes:)`` closes it.
+    mutating func openReply() {
+        append("), pgrst_reply AS (SELECT ")
+    }
+
+    /// Closes `pgrst_reply` and selects it with the body withheld (NULL) when it is longer than
+    /// `maximumBytes`, plus the body's length: a reply too large to send never leaves Postgres,
+    /// and the worker can still say how large it would have been.
+    mutating func appendBoundedReply(maximumBytes: Int) {
+        append(") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total,")
+        append(" CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <= ")
+        bind(String(maximumBytes))
+        append("::bigint THEN pgrst_reply.body END AS body, pgrst_reply.location,")
+        append(" pg_catalog.octet_length(pgrst_reply.body) AS body_bytes FROM pgrst_reply")
+    }
+}
