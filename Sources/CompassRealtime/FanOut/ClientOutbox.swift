@@ -141,8 +141,12 @@ public final class ClientOutbox: Sendable {
         while true {
             let work = state.withLock { state -> Work? in
                 if !state.frames.isEmpty {
-                    defer { state.frames.removeAll(keepingCapacity: true) }
-                    return .frames(state.frames)
+                    // Hand the buffer over rather than copy-and-keep-capacity: the batch still
+                    // references it, so keeping capacity meant a fresh buffer of the burst's
+                    // peak size held for the rest of the connection.
+                    var taken: [Frame] = []
+                    swap(&taken, &state.frames)
+                    return .frames(taken)
                 }
                 if let reason = state.closing, !state.closeTaken {
                     state.closeTaken = true

@@ -76,6 +76,27 @@ public final class SubscriptionRegistry: Sendable {
         /// column → value → channels (with a count of bindings, for removal).
         var byValue: [String: [RealtimeFilterValue: [ChannelKey: Int]]] = [:]
         var isEmpty: Bool { scanned.isEmpty && byValue.isEmpty }
+
+        /// Counts one of the channel's bindings in (`step` 1) or out (-1), dropping what empties.
+        mutating func count(_ key: ChannelKey, for binding: TableBinding, step: Int) {
+            guard let filter = binding.filter, let value = filter.equalityKey else {
+                Self.count(key, in: &scanned, step: step)
+                return
+            }
+            Self.count(key, in: &byValue[filter.column, default: [:]][value, default: [:]], step: step)
+            if byValue[filter.column]?[value]?.isEmpty == true {
+                byValue[filter.column]?[value] = nil
+                byValue[filter.column]?.shrinkIfSparse()
+            }
+            if byValue[filter.column]?.isEmpty == true { byValue[filter.column] = nil }
+        }
+
+        private static func count(_ key: ChannelKey, in channels: inout [ChannelKey: Int], step: Int) {
+            channels[key, default: 0] += step
+            guard channels[key] == 0 else { return }
+            channels[key] = nil
+            channels.shrinkIfSparse()
+        }
     }
 
     private struct State {
@@ -85,28 +106,24 @@ public final class SubscriptionRegistry: Sendable {
         var tables: [RealtimeTableName: TableIndex] = [:]
         var bindingCount = 0
         var isShuttingDown = false
+        /// Clients that left since the sweeper last asked (it trims the heap after a burst).
+        var departuresSinceTrim = 0
 
         mutating func index(_ key: ChannelKey, _ bindings: [TableBinding], adding: Bool) {
             let step = adding ? 1 : -1
             bindingCount += adding ? bindings.count : -bindings.count
             for binding in bindings {
-                var table = tables[binding.table] ?? TableIndex()
-                if let filter = binding.filter, let value = filter.equalityKey {
-                    var channels = table.byValue[filter.column, default: [:]][value, default: [:]]
-                    channels[key, default: 0] += step
-                    if channels[key] == 0 { channels[key] = nil }
-                    table.byValue[filter.column, default: [:]][value] = channels.isEmpty ? nil : channels
-                    if table.byValue[filter.column]?.isEmpty == true { table.byValue[filter.column] = nil }
-                } else {
-                    table.scanned[key, default: 0] += step
-                    if table.scanned[key] == 0 { table.scanned[key] = nil }
-                }
-                tables[binding.table] = table.isEmpty ? nil : table
+                // Mutated in place: a copy taken out and written back would copy the index's
+                // maps on every join.
+                tables[binding.table, default: TableIndex()].count(key, for: binding, step: step)
+                if tables[binding.table]?.isEmpty == true { tables[binding.table] = nil }
             }
+            if !adding { tables.shrinkIfSparse() }
         }
 
         mutating func removeChannel(_ key: ChannelKey) -> ChannelRecord? {
             guard let record = channels.removeValue(forKey: key) else { return nil }
+            channels.shrinkIfSparse()
             index(key, record.bindings, adding: false)
             clients[key.client]?.topics.remove(key.topic)
             return record
@@ -135,6 +152,8 @@ public final class SubscriptionRegistry: Sendable {
     public func removeClient(_ clientID: Int) -> [ChannelRecord] {
         state.withLock { state in
             guard let client = state.clients.removeValue(forKey: clientID) else { return [] }
+            state.clients.shrinkIfSparse()
+            state.departuresSinceTrim += 1
             return client.topics.compactMap { state.removeChannel(ChannelKey(client: clientID, topic: $0)) }
         }
     }
@@ -208,6 +227,19 @@ public final class SubscriptionRegistry: Sendable {
             let expired = state.channels.filter { $0.value.claims.expiresAt <= date }.map(\.key)
             return expired.compactMap { state.removeChannel($0) }
         }
+    }
+
+    /// How many clients left since the last call (the sweeper trims the heap after a burst).
+    public func takeDepartures() -> Int {
+        state.withLock { state in
+            defer { state.departuresSinceTrim = 0 }
+            return state.departuresSinceTrim
+        }
+    }
+
+    /// The slots the client, channel and table maps hold (tests check they shrink after a burst).
+    var storageCapacity: (clients: Int, channels: Int, tables: Int) {
+        state.withLock { ($0.clients.capacity, $0.channels.capacity, $0.tables.capacity) }
     }
 
     /// Counts for metrics: clients, channels, bindings.

@@ -61,6 +61,11 @@ public struct PostgresChangesBinding: Sendable, Hashable {
             self.filterText = nil
             problem = problem ?? "filter must be a string"
         }
+        // Postgres text cannot hold NUL, so such a name or value could only fail later as a
+        // database error (libpq would cut the string short); say so plainly instead.
+        if problem == nil, [schema, table, filterText].contains(where: { $0?.utf8.contains(0) == true }) {
+            problem = "schema, table and filter cannot contain NUL characters (\\u0000)"
+        }
         self.shapeError = problem
         self.id = Self.identifier(for: .object(echoed))
     }

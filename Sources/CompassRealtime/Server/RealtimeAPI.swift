@@ -26,10 +26,15 @@ public struct RealtimeAPI: CompassAPI {
 
     public var webSocketRoute: WebSocketRoute? {
         let hub = self.hub
+        // A frame over the message limit is refused from its header (close 1009, as the
+        // reference's Cowboy does) instead of being buffered whole: a 16 MiB frame limit let
+        // one client grow the heap by tens of megabytes that the allocator kept afterwards.
+        // Outbound messages are written as single frames whatever this says.
         return WebSocketRoute(
             paths: Self.webSocketPaths,
             configuration: WebSocketServerConfiguration(
-                maxFrameSize: 16 << 20, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: .seconds(5))
+                maxFrameSize: hub.configuration.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                closeTimeout: .seconds(5))
         ) { request, logger in
             await Self.decide(request, hub: hub, logger: logger)
         }

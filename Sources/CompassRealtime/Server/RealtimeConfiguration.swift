@@ -12,12 +12,24 @@ import CompassHTTP
 /// | `COMPASS_REALTIME_POLL_INTERVAL_SECONDS` | 1 | poll for changes at least this often |
 /// | `COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS` | 60 | close a socket silent this long |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER` | 1000 | frames a client may have waiting |
+/// | `COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT` | 100 | channels one connection may join |
+/// | `COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN` | 100 | `postgres_changes` entries one join may carry |
 public struct RealtimeConfiguration: Sendable {
     /// Frames a client may have waiting before it is closed as too slow.
     public var outboundBufferFrames = 1000
-    /// Channels one connection may join.
+    /// Channels one connection may join (the reference's `max_channels_per_client`).
     public var maximumChannelsPerConnection = 100
-    /// Largest client message accepted; larger ones are answered with an error and dropped.
+    /// `postgres_changes` entries one join may carry; more refuse the join.
+    ///
+    /// The reference sets no such cap, but every binding costs a catalog look-up at the join
+    /// and a match per change; 100 is far above what apps send (a few per channel) and, with
+    /// the channel cap, bounds one connection to 10,000 bindings.
+    public var maximumBindingsPerJoin = 100
+    /// Largest client message accepted.
+    ///
+    /// Also the WebSocket frame limit: a single larger frame closes the socket with 1009
+    /// before it is buffered; a larger message sent in smaller fragments is answered with
+    /// `MessageTooLarge` and dropped.
     public var maximumMessageBytes = 256 * 1024
     /// Records larger than this are sent cut down with `Error 413` (the reference's 1 MB).
     public var maximumRecordBytes = 1 << 20
@@ -31,6 +43,10 @@ public struct RealtimeConfiguration: Sendable {
     public var fallbackPollInterval: Duration = .seconds(1)
     /// How long shutdown waits for clients to take their close frames.
     public var shutdownGracePeriod: Duration = .seconds(5)
+    /// Disconnects since the last trim that make the sweeper hand freed heap back to the system.
+    public var memoryTrimDisconnects = 64
+    /// The least time between two such trims (a trim walks every malloc arena).
+    public var memoryTrimInterval: Duration = .seconds(5)
 
     /// The defaults.
     public init() {}
@@ -42,5 +58,9 @@ public struct RealtimeConfiguration: Sendable {
         if let interval = try environment.seconds("COMPASS_REALTIME_POLL_INTERVAL_SECONDS") { fallbackPollInterval = interval }
         if let timeout = try environment.seconds("COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS") { idleTimeout = timeout }
         if let frames = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER") { outboundBufferFrames = frames }
+        if let channels = try environment.positiveInteger("COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT") {
+            maximumChannelsPerConnection = channels
+        }
+        if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN") { maximumBindingsPerJoin = bindings }
     }
 }

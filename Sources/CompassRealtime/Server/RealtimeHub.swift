@@ -28,6 +28,8 @@ public final class RealtimeHub: Sendable {
     public let listenerConfiguration: PostgresConfiguration
     /// Where the realtime parts log.
     public let logger: Logger
+    /// Returns freed heap to the system after bursts of disconnects.
+    let heapTrimmer: HeapTrimmer
 
     /// Builds the shared parts on the server's context; nothing connects yet.
     public init(configuration: RealtimeConfiguration, context: ServerContext) {
@@ -36,6 +38,7 @@ public final class RealtimeHub: Sendable {
         self.listenerConfiguration = context.listener
         self.database = RealtimeDatabase(configuration: context.postgres, logger: context.logger)
         self.registry = SubscriptionRegistry()
+        self.heapTrimmer = HeapTrimmer(disconnects: configuration.memoryTrimDisconnects, interval: configuration.memoryTrimInterval)
         self.catalog = RealtimeCatalog(database: database)
         self.verifier = context.verifier
         self.metrics = RealtimeMetrics(registry: context.metrics)
@@ -57,8 +60,9 @@ public final class RealtimeHub: Sendable {
         return metrics.registry.emitToString()
     }
 
-    /// Ends channels whose token expired and connections that went silent.
+    /// Ends channels whose token expired and connections that went silent; trims the heap after a burst of disconnects.
     func sweep(now: Date = Date()) {
+        heapTrimmer.trimIfDue(departures: registry.takeDepartures())
         for channel in registry.removeChannels(expiredBy: now) {
             channel.outbox.enqueue(
                 RealtimeMessage.system(

@@ -12,13 +12,10 @@ extension RealtimeSession {
             outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: "TopicNameRequired: You must provide a topic name"))
             return
         }
-        let registry = hub.registry
-        let rejoining = registry.channel(clientID: outbox.clientID, topic: message.topic) != nil
-        guard rejoining || registry.channelCount(clientID: outbox.clientID) < hub.configuration.maximumChannelsPerConnection else {
-            outbox.enqueue(
-                RealtimeMessage.errorReply(
-                    to: message,
-                    reason: "ChannelRateLimitReached: Too many channels (at most \(hub.configuration.maximumChannelsPerConnection) per connection)"))
+        let requested = message.payload["config"]?["postgres_changes"]?.arrayValue ?? []
+        // Caps come before the token check, as in the reference: a refused join costs no verification.
+        if let refusal = capRefusal(topic: message.topic, bindingCount: requested.count) {
+            outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: refusal))
             return
         }
         let claims: AccessClaims
@@ -29,7 +26,7 @@ extension RealtimeSession {
             return
         }
 
-        let requested = message.payload["config"]?["postgres_changes"]?.arrayValue ?? []
+        let registry = hub.registry
         var entries: [RealtimeJSON] = []
         var bound: [TableBinding] = []
         var problems: [String] = []
@@ -99,6 +96,21 @@ extension RealtimeSession {
                     message: error.reason))
             outbox.enqueue(RealtimeMessage.close(topic: channel.topic, joinRef: channel.joinRef))
         }
+    }
+
+    /// Why a join exceeds the connection's channel cap or the per-join binding cap, or nil.
+    private func capRefusal(topic: String, bindingCount: Int) -> String? {
+        let configuration = hub.configuration
+        let registry = hub.registry
+        let rejoining = registry.channel(clientID: outbox.clientID, topic: topic) != nil
+        if !rejoining, registry.channelCount(clientID: outbox.clientID) >= configuration.maximumChannelsPerConnection {
+            return "ChannelRateLimitReached: Too many channels (at most \(configuration.maximumChannelsPerConnection) per connection)"
+        }
+        if bindingCount > configuration.maximumBindingsPerJoin {
+            return "PostgresChangesLimitReached: Too many postgres_changes bindings "
+                + "(\(bindingCount) sent, at most \(configuration.maximumBindingsPerJoin) per join)"
+        }
+        return nil
     }
 
     /// The join's token: `access_token` (or legacy `user_token`), else the connection's `apikey`.

@@ -3,6 +3,7 @@ import CompassTokens
 import Foundation
 import Logging
 import NIOCore
+import NIOWebSocket
 import ServiceLifecycle
 import Synchronization
 import Testing
@@ -83,6 +84,8 @@ final class TestSocket: Sendable {
 
     enum Command: Sendable {
         case text(String)
+        /// One text message split into frames of at most `fragmentBytes`.
+        case fragmented(String, fragmentBytes: Int)
         case close
     }
 
@@ -119,6 +122,15 @@ final class TestSocket: Sendable {
                         for await command in commands {
                             switch command {
                             case .text(let text): try await outbound.write(.text(text))
+                            case .fragmented(let text, let size):
+                                var remaining = ByteBuffer(string: text)
+                                var opcode = WebSocketOpcode.text
+                                while remaining.readableBytes > 0 {
+                                    let part = remaining.readSlice(length: min(size, remaining.readableBytes))!
+                                    let frame = WebSocketFrame(fin: remaining.readableBytes == 0, opcode: opcode, data: part)
+                                    try await outbound.write(.custom(frame))
+                                    opcode = .continuation
+                                }
                             case .close:
                                 try await outbound.close(.normalClosure, reason: nil)
                                 return
@@ -141,6 +153,11 @@ final class TestSocket: Sendable {
     /// Sends a text frame.
     func send(_ text: String) {
         outgoing.yield(.text(text))
+    }
+
+    /// Sends one text message as several frames of at most `fragmentBytes` each.
+    func send(_ text: String, fragmentBytes: Int) {
+        outgoing.yield(.fragmented(text, fragmentBytes: fragmentBytes))
     }
 
     /// Sends a 1.0.0 object frame.

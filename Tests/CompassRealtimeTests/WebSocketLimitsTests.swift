@@ -1,0 +1,105 @@
+import CompassHTTP
+import CompassTestSupport
+import Foundation
+import NIOWebSocket
+import Testing
+
+@testable import CompassRealtime
+
+/// The caps one connection lives under: channels, bindings per join, frame size, NUL bytes.
+@Suite("WebSocket limits, in process")
+struct WebSocketLimitsTests {
+    static let interactions: RealtimeJSON = ["event": "INSERT", "schema": "public", "table": "interactions"]
+
+    /// The reason of a refused join's reply.
+    static func reason(_ reply: RealtimeMessage?) -> String? {
+        reply?.payload["response"]?["reason"]?.stringValue
+    }
+
+    @Test func joinsCarryingTooManyBindingsAreRefused() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            let limit = RealtimeConfiguration().maximumBindingsPerJoin
+            let tooMany = try await socket.join("realtime:big", bindings: Array(repeating: Self.interactions, count: 2_000), ref: "1")
+            #expect(tooMany?.payload["status"] == "error")
+            #expect(
+                Self.reason(tooMany)
+                    == "PostgresChangesLimitReached: Too many postgres_changes bindings (2000 sent, at most \(limit) per join)")
+            #expect(worker.hub.registry.counts.channels == 0)
+
+            let atTheCap = try await socket.join("realtime:big", bindings: Array(repeating: Self.interactions, count: limit), ref: "2")
+            #expect(atTheCap?.payload["status"] == "ok")
+            #expect(atTheCap?.payload["response"]?["postgres_changes"]?.arrayValue?.count == limit)
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func channelsBeyondTheCapAreRefusedAndRejoinsStillWork() async throws {
+        try await WorkerHarness.with(adjust: { $0.maximumChannelsPerConnection = 2 }) { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            #expect(try await socket.join("realtime:a", bindings: [], ref: "1")?.payload["status"] == "ok")
+            #expect(try await socket.join("realtime:b", bindings: [], ref: "2")?.payload["status"] == "ok")
+            let third = try await socket.join("realtime:c", bindings: [], ref: "3")
+            #expect(Self.reason(third)?.hasPrefix("ChannelRateLimitReached: Too many channels") == true)
+            // Joining an already joined topic again replaces it, so it is not a new channel.
+            #expect(try await socket.join("realtime:b", bindings: [], ref: "4")?.payload["status"] == "ok")
+            socket.send(topic: "realtime:a", event: "phx_leave", ref: "5", joinRef: "1")
+            _ = try await socket.message { $0.event == "phx_close" && $0.topic == "realtime:a" }
+            #expect(try await socket.join("realtime:c", bindings: [], ref: "6")?.payload["status"] == "ok")
+            _ = try await socket.close()
+        }
+    }
+
+    @Test func capsAreReadFromTheEnvironment() throws {
+        let configuration = try RealtimeConfiguration(
+            reading: EnvironmentReader([
+                "COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT": "7", "COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN": "9",
+            ]))
+        #expect(configuration.maximumChannelsPerConnection == 7)
+        #expect(configuration.maximumBindingsPerJoin == 9)
+        #expect(throws: ConfigurationError.self) {
+            try RealtimeConfiguration(reading: EnvironmentReader(["COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN": "0"]))
+        }
+    }
+
+    @Test func aFrameOverTheMessageLimitClosesTheSocketWith1009() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            let limit = worker.hub.configuration.maximumMessageBytes
+            socket.send(#"{"topic":"phoenix","event":"heartbeat","payload":{"blob":""# + String(repeating: "x", count: limit) + #""},"ref":"9"}"#)
+            let close = try await socket.closed()
+            #expect(close?.closeCode == .messageTooLarge)
+            // Other clients are unaffected.
+            let other = try await worker.connect(token: try await worker.token(Demo.marcus))
+            other.send(#"{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"1"}"#)
+            #expect(try await other.nextMessage()?.ref == "1")
+            _ = try await other.close()
+        }
+    }
+
+    @Test func nulBytesInBindingsGetAClearSystemError() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            let bindings: [(String, RealtimeJSON)] = [
+                ("filter", ["event": "*", "schema": "public", "table": "interactions", "filter": "content=eq.a\u{0}b"]),
+                ("table", ["event": "*", "schema": "public", "table": "inter\u{0}actions"]),
+                ("schema", ["event": "*", "schema": "pub\u{0}lic"]),
+            ]
+            for (index, (what, binding)) in bindings.enumerated() {
+                let ref = String(index + 1)
+                let reply = try await socket.join("realtime:nul-\(what)", bindings: [binding], ref: ref)
+                // As for any invalid binding: the join is answered ok (ids keep the clients in step), then a system error.
+                #expect(reply?.payload["status"] == "ok", "\(what)")
+                let system = try await socket.message { $0.event == "system" && $0.topic == "realtime:nul-\(what)" }
+                #expect(system?.payload["status"] == "error", "\(what)")
+                let message = system?.payload["message"]?.stringValue ?? ""
+                #expect(message.contains("cannot contain NUL characters"), "\(what): \(message)")
+                #expect(!message.contains("database"), "\(what): \(message)")
+            }
+            // The connection is intact.
+            socket.send(#"{"topic":"phoenix","event":"heartbeat","payload":{},"ref":"hb"}"#)
+            #expect(try await socket.message { $0.ref == "hb" }?.payload["status"] == "ok")
+            _ = try await socket.close()
+        }
+    }
+}
