@@ -58,7 +58,12 @@ final class RawConnection: @unchecked Sendable {  // every socket call holds `lo
 
     /// What the server sends until it closes (`closed` true) or `timeout` passes with the socket still open.
     func readUntilClosed(timeout: Duration) async -> (text: String, closed: Bool) {
-        await onThread { self.readBlocking(timeout: timeout) }
+        await onThread { self.readBlocking(timeout: timeout) { _ in false } }
+    }
+
+    /// What the server sends until `enough` says so (a whole reply on a kept-alive connection), it closes, or `timeout` passes.
+    func read(timeout: Duration, until enough: @escaping @Sendable (String) -> Bool) async -> String {
+        await onThread { self.readBlocking(timeout: timeout, until: enough).text }
     }
 
     private func sendBlocking(_ bytes: [UInt8]) {
@@ -70,7 +75,7 @@ final class RawConnection: @unchecked Sendable {  // every socket call holds `lo
         }
     }
 
-    private func readBlocking(timeout: Duration) -> (text: String, closed: Bool) {
+    private func readBlocking(timeout: Duration, until enough: (String) -> Bool) -> (text: String, closed: Bool) {
         var timeval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -84,6 +89,7 @@ final class RawConnection: @unchecked Sendable {  // every socket call holds `lo
                 return (String(decoding: received, as: UTF8.self), true)  // reset: closed too
             }
             received += buffer[0..<count]
+            if enough(String(decoding: received, as: UTF8.self)) { break }
         }
         return (String(decoding: received, as: UTF8.self), false)
     }
