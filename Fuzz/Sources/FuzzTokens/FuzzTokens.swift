@@ -37,7 +37,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let verifier = verifier
     let outcome = blocking { () async -> Result<AccessClaims, AccessTokenError> in
-        do {
+        do throws(AccessTokenError) {
             return .success(try await verifier.verify(token, now: now))
         } catch {
             return .failure(error)
