@@ -1,7 +1,8 @@
 # Two commands do everything on a fresh machine:
 #   make run    the realtime worker on a private PostgreSQL with demo data
 #   make test   every test against a throwaway PostgreSQL
-.PHONY: run test deps build clean stop
+# (make fuzz runs the parsers' libFuzzer targets, 10 minutes each: see Fuzz/README.md)
+.PHONY: run test deps build clean stop fuzz
 
 run: deps
 	scripts/run
@@ -14,6 +15,10 @@ deps:
 
 build: deps
 	swift build
+
+# Not part of test: FUZZ_SECONDS (default 600) per target, one target at a time.
+fuzz:
+	scripts/fuzz
 
 stop:
 	scripts/pg-cluster stop .data

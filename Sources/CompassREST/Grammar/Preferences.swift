@@ -25,7 +25,8 @@ public struct Preferences: Sendable, Hashable {
     public init(headerValues: [String]) throws(RESTError) {
         var invalid: [String] = []
         for token in headerValues.flatMap({ $0.split(separator: ",") }).map({ String($0).trimmingSpaces }) where !token.isEmpty {
-            let parts = token.split(separator: "=", maxSplits: 1).map(String.init)
+            // Empty pieces kept: `=` alone must give ["", ""], not [] (parts[0] trapped; found by fuzzing).
+            let parts = token.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let value = parts.count == 2 ? parts[1] : ""
             switch parts[0] {
             case "return" where Return(rawValue: value) != nil: representation = Return(rawValue: value)

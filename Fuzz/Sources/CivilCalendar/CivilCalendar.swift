@@ -1,0 +1,1 @@
+../../../Sources/CivilCalendar/CivilCalendar.swift

@@ -1,0 +1,1 @@
+../../../Sources/CivilCalendar/CivilTimestamp.swift

@@ -1,0 +1,1 @@
+../../../Sources/CompassREST/Grammar/JSONText.swift

@@ -1,0 +1,56 @@
+// libFuzzer input function for timestamp text: CivilCalendar's reader and writer (the shared
+// module), the realtime filters' policy (RealtimeTimestamp.swift) and the Postgres client's
+// (PostgresTimestamp.swift, which decodes every timestamp column read as text).
+//
+// The first byte picks the mode (modulo 3); the rest is the text (raw bytes for mode 0).
+//   0 CivilTimestamp from bytes; what it reads, written back, reads as the same instant
+//   1 the realtime policy: timestamptz, timestamp, date, and the commit_timestamp writer
+//   2 the Postgres client: parse, format, parse again (years past 9999 are written but not read)
+import CivilCalendar
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size > 0 else { return 0 }
+    let bytes = UnsafeBufferPointer(start: data + 1, count: size - 1)
+    switch data[0] % 3 {
+    case 0:
+        guard let parts = CivilTimestamp(utf8: bytes) else { return 0 }
+        let micros = parts.utcMicroseconds
+        _ = (parts.localMicroseconds, parts.utcTimeInterval)
+        expectSameInstant(CivilTimestampText.format(micros, fractionDigits: 6, zone: .utcZ), micros)
+        // An offset in whole minutes is written as it was read.
+        if let offset = parts.offsetSeconds, offset % 60 == 0 {
+            expectSameInstant(CivilTimestampText.format(micros, fractionDigits: 6, zone: .offset(seconds: offset)), micros)
+        }
+        _ = CivilTimestampText.format(parts.utcSeconds, fractionDigits: 0, zone: .utcZ)
+    case 1:
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = RealtimeTimestamp.microseconds(parsing: text, honouringOffset: false)
+        _ = RealtimeTimestamp.days(parsingDate: text)
+        guard let micros = RealtimeTimestamp.microseconds(parsing: text, honouringOffset: true) else { return 0 }
+        let written = RealtimeTimestamp.isoMillisecondsUTC(microseconds: micros)
+        expectSameInstant(written, CivilCalendar.floorDivide(micros, 1_000) * 1_000)
+    default:
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let date = PostgresTimestamp.parse(text) else { return 0 }
+        let written = PostgresTimestamp.format(date)
+        // 9999-12-31 24:00 is written as year 10000, which the reader (four-digit years) refuses.
+        guard let again = PostgresTimestamp.parse(written) else {
+            precondition(written.prefix(while: \.isNumber).count > 4, "written timestamp does not parse: \(written)")
+            return 0
+        }
+        // Microseconds survive up to Double's precision (tens of microseconds by year 9999).
+        precondition(abs(again.timeIntervalSince(date)) < 1e-4, "\(text) came back as \(written)")
+    }
+    return 0
+}
+
+/// `written` reads back as `micros`, unless it fell outside the years the reader takes (0000–9999).
+private func expectSameInstant(_ written: String, _ micros: Int64) {
+    guard let again = CivilTimestamp(parsing: written) else {
+        precondition(written.hasPrefix("-") || written.prefix(while: \.isNumber).count > 4, "unreadable: \(written)")
+        return
+    }
+    precondition(again.utcMicroseconds == micros, "\(written) reads as \(again.utcMicroseconds), not \(micros)")
+}

@@ -1,0 +1,1 @@
+../../../Sources/CompassRealtime/Protocol/RealtimeTimestamp.swift

@@ -1,0 +1,1 @@
+../../../Sources/Postgres/SQLState.swift
