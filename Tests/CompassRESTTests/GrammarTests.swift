@@ -248,4 +248,12 @@ struct RESTConfigurationTests {
             #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader([name: value])) }
         }
     }
+
+    /// Found by fuzzing: a `Prefer` token that is only `=` (or starts with it) trapped on an empty split.
+    @Test func preferTokensWithoutANameAreIgnoredNotFatal() throws {
+        for header in ["=", "=x", " = ", "return=minimal,=,count=exact"] {
+            _ = try Preferences(headerValues: [header])
+        }
+        #expect(throws: RESTError.self) { try Preferences(headerValues: ["handling=strict, ="]) }
+    }
 }
