@@ -35,9 +35,11 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let text = String(decoding: bytes, as: UTF8.self)
         guard let date = PostgresTimestamp.parse(text) else { return 0 }
         let written = PostgresTimestamp.format(date)
-        // 9999-12-31 24:00 is written as year 10000, which the reader (four-digit years) refuses.
+        // 9999-12-31 24:00 is written as year 10000, and 0000-01-01 with an eastern offset as year -1
+        // (Postgres itself has no year 0 and writes BC years as "0001 BC"): the reader takes 0000–9999 only.
         guard let again = PostgresTimestamp.parse(written) else {
-            precondition(written.prefix(while: \.isNumber).count > 4, "written timestamp does not parse: \(written)")
+            let outOfRange = written.hasPrefix("-") || written.prefix(while: \.isNumber).count > 4
+            precondition(outOfRange, "written timestamp does not parse: \(written)")
             return 0
         }
         // Microseconds survive up to Double's precision (tens of microseconds by year 9999).
