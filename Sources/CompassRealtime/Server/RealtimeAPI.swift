@@ -30,10 +30,13 @@ public struct RealtimeAPI: CompassAPI {
         // reference's Cowboy does) instead of being buffered whole: a 16 MiB frame limit let
         // one client grow the heap by tens of megabytes that the allocator kept afterwards.
         // Outbound messages are written as single frames whatever this says.
+        // No server pings: as in the reference, a client proves it is alive with heartbeats and
+        // the sweeper ends one silent for the idle timeout. A ping loop added a 30 s timer per
+        // connection that outlived the connection and kept its memory resident that long.
         return WebSocketRoute(
             paths: Self.webSocketPaths,
             configuration: WebSocketServerConfiguration(
-                maxFrameSize: hub.configuration.maximumMessageBytes, autoPing: .enabled(timePeriod: .seconds(30)),
+                maxFrameSize: hub.configuration.maximumMessageBytes, autoPing: .disabled,
                 closeTimeout: .seconds(5))
         ) { request, logger in
             await Self.decide(request, hub: hub, logger: logger)

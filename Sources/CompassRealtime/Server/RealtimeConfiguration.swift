@@ -47,6 +47,9 @@ public struct RealtimeConfiguration: Sendable {
     public var memoryTrimDisconnects = 64
     /// The least time between two such trims (a trim walks every malloc arena).
     public var memoryTrimInterval: Duration = .seconds(5)
+    /// After a burst, one more trim once no client has left for this long (longer than the
+    /// WebSocket close timeout, whose timers hold memory until they fire).
+    public var memoryTrimSettle: Duration = .seconds(10)
 
     /// The defaults.
     public init() {}

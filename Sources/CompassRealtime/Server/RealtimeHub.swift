@@ -38,7 +38,9 @@ public final class RealtimeHub: Sendable {
         self.listenerConfiguration = context.listener
         self.database = RealtimeDatabase(configuration: context.postgres, logger: context.logger)
         self.registry = SubscriptionRegistry()
-        self.heapTrimmer = HeapTrimmer(disconnects: configuration.memoryTrimDisconnects, interval: configuration.memoryTrimInterval)
+        self.heapTrimmer = HeapTrimmer(
+            disconnects: configuration.memoryTrimDisconnects, interval: configuration.memoryTrimInterval,
+            settle: configuration.memoryTrimSettle)
         self.catalog = RealtimeCatalog(database: database)
         self.verifier = context.verifier
         self.metrics = RealtimeMetrics(registry: context.metrics)
