@@ -9,15 +9,18 @@ public struct CompassRequestContext: RequestContext, RemoteAddressRequestContext
     public let remoteAddress: SocketAddress?
     /// The verified `apikey`, set by ``APIKeyMiddleware`` (nil on routes outside a gated group).
     public var apiKey: APIKey?
+    /// The client behind a trusted proxy, set by ``ClientAddressMiddleware``.
+    public var forwardedClientAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's IP address as text (`127.0.0.1`), or `unknown`.
+    /// The client's IP address as text (`127.0.0.1`): the peer's, or the one a trusted proxy
+    /// forwarded; `unknown` when the channel has none.
     public var clientAddress: String {
-        remoteAddress?.ipAddress ?? "unknown"
+        forwardedClientAddress ?? remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The gateway-verified key; a route outside a gated group asking for it is a wiring bug.

@@ -81,6 +81,9 @@ public struct CompassServer: Sendable {
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
         let apis = self.apis
         let router = Router(context: CompassRequestContext.self)
+        if !configuration.trustedProxies.isEmpty {
+            router.add(middleware: ClientAddressMiddleware(trusting: configuration.trustedProxies))
+        }
         addProbes(to: router, apis: apis)
         for api in apis { api.addRoutes(to: router) }
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)

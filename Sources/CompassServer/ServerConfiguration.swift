@@ -15,8 +15,10 @@ import Postgres
 /// ```
 /// `DATABASE_URL` and `COMPASS_JWT_SECRET` are required; `COMPASS_WORKER_HOST` (127.0.0.1),
 /// `COMPASS_WORKER_PORT` (4000), `LOG_LEVEL` (info), `COMPASS_DB_POOL_SIZE` (10) and
-/// `COMPASS_DB_STATEMENT_CACHE_SIZE` (128; 0 behind a transaction-mode pooler) are optional,
-/// beside each API's own settings.
+/// `COMPASS_DB_STATEMENT_CACHE_SIZE` (128; 0 behind a transaction-mode pooler),
+/// `COMPASS_LISTEN_DATABASE_URL` (`DATABASE_URL`; Postgres itself when `DATABASE_URL` is a
+/// transaction-mode pooler, which cannot hold a LISTEN) and `COMPASS_TRUSTED_PROXIES` (none)
+/// are optional, beside each API's own settings.
 public struct ServerConfiguration: Sendable {
     /// The address to listen on.
     public var host = "127.0.0.1"
@@ -28,8 +30,11 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Where the API pools' connections go (`authenticator` or a superuser), with the statement cache size.
     public var database: PostgresConfiguration
-    /// Where LISTEN connections go (the same server, its own `application_name`).
+    /// Where LISTEN connections go (the same server, its own `application_name`, unless
+    /// `COMPASS_LISTEN_DATABASE_URL` names another route to it).
     public var listener: PostgresConfiguration
+    /// The load balancers whose `X-Forwarded-For` names the client (rate limits key on it).
+    public var trustedProxies = TrustedProxies.none
     /// Connections REST and `/api` may hold open at once (auth has its own few, see ``AuthConfiguration/poolSize``).
     public var poolSize = 10
     /// How long a request waits for a free connection before it is answered 503 with `Retry-After`.
@@ -59,6 +64,7 @@ public struct ServerConfiguration: Sendable {
     public init(environment variables: [String: String]) throws(ConfigurationError) {
         let environment = EnvironmentReader(variables)
         let url = try environment.required("DATABASE_URL")
+        let listenURL = environment.string("COMPASS_LISTEN_DATABASE_URL")
         let secret = try environment.secret("COMPASS_JWT_SECRET") { secret in
             do throws(JWTSecretError) {
                 try JWTSecretError.check(secret)
@@ -67,15 +73,12 @@ public struct ServerConfiguration: Sendable {
                 return "is \(error.length) bytes long; HS256 needs at least \(JWTSecretError.minimumLength) bytes"
             }
         }
-        do {
-            self.init(
-                database: try PostgresConfiguration(url: url, applicationName: "compass-worker"),
-                listener: try PostgresConfiguration(url: url, applicationName: Self.listenApplicationName),
-                jwtSecret: secret)
-        } catch {
-            // The parser's message leaves out the URL's text (it may hold a password).
-            throw ConfigurationError("DATABASE_URL", problem: "is not a valid connection URL (\(error))")
-        }
+        self.init(
+            database: try Self.connection("DATABASE_URL", url, applicationName: "compass-worker"),
+            listener: try Self.connection(
+                listenURL == nil ? "DATABASE_URL" : "COMPASS_LISTEN_DATABASE_URL", listenURL ?? url,
+                applicationName: Self.listenApplicationName),
+            jwtSecret: secret)
         host = environment.string("COMPASS_WORKER_HOST") ?? host
         port = try environment.integer("COMPASS_WORKER_PORT", in: 0...65535) ?? port
         logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel
@@ -85,10 +88,29 @@ public struct ServerConfiguration: Sendable {
         if let size = try environment.nonNegativeInteger("COMPASS_DB_STATEMENT_CACHE_SIZE") {
             database.preparedStatementCacheSize = size
         }
+        if let list = environment.string("COMPASS_TRUSTED_PROXIES") {
+            do {
+                trustedProxies = try TrustedProxies(list)
+            } catch {
+                throw ConfigurationError(
+                    "COMPASS_TRUSTED_PROXIES", value: error.entry, problem: "is neither an IP address nor a CIDR range")
+            }
+        }
         auth = try AuthConfiguration(reading: environment)
         rest = try RESTConfiguration(reading: environment)
         appAPI = try AppAPIConfiguration(reading: environment)
         realtime = try RealtimeConfiguration(reading: environment)
+    }
+
+    /// A connection URL read from `variable`; the parser's message leaves out the URL's text (it may hold a password).
+    private static func connection(
+        _ variable: String, _ url: String, applicationName: String
+    ) throws(ConfigurationError) -> PostgresConfiguration {
+        do {
+            return try PostgresConfiguration(url: url, applicationName: applicationName)
+        } catch {
+            throw ConfigurationError(variable, problem: "is not a valid connection URL (\(error))")
+        }
     }
 
     /// The realtime URL clients are given (`ws://host:port/realtime/v1`).
