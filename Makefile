@@ -1,14 +1,19 @@
 # Two commands do everything on a fresh machine:
 #   make run    the realtime worker on a private PostgreSQL with demo data
 #   make test   every test against a throwaway PostgreSQL
+# (make test-cluster runs the multi-worker scenarios behind haproxy and PgBouncer; CI runs both)
 # (make fuzz runs the parsers' libFuzzer targets, 10 minutes each: see Fuzz/README.md)
-.PHONY: run test deps build clean stop fuzz
+.PHONY: run test test-cluster deps build clean stop fuzz
 
 run: deps
 	scripts/run
 
 test: deps
 	scripts/test
+
+# Three workers behind haproxy, PgBouncer in front of Postgres: the scale-out scenarios.
+test-cluster: deps
+	scripts/test-cluster
 
 deps:
 	scripts/install-deps

@@ -87,6 +87,7 @@ public struct CompassServer: Sendable {
         addProbes(to: router, apis: apis)
         for api in apis { api.addRoutes(to: router) }
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)
+        for route in webSocketRoutes { route.addLateUpgradeRefusal(to: router) }
         let limits = configuration.http
         let server = HTTPServerBuilder { responder in
             UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits)

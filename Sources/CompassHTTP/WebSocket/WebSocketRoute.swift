@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -28,6 +29,24 @@ public struct WebSocketRoute: Sendable {
         self.paths = paths
         self.configuration = configuration
         self.decide = decide
+    }
+}
+
+extension WebSocketRoute {
+    /// Why an upgrade reached the router: it was not the first request of its connection.
+    static let lateUpgradeReason =
+        "a WebSocket upgrade must be the first request on its connection; a proxy in front reused a pooled "
+        + "connection for it (open a new connection for upgrades, e.g. haproxy's `http-reuse never` on the WebSocket backend)"
+
+    /// Answers the route's paths on the router: only upgrades that are not their connection's
+    /// first request get there (NIO decides upgrades on the first request alone), and a bare 404
+    /// for them hid the cause. 400 with the reason, and `Connection: close` for the proxy's pool.
+    public func addLateUpgradeRefusal(to router: Router<CompassRequestContext>) {
+        for path in paths {
+            router.get(RouterPath(path)) { _, _ in
+                JSONReply.text(status: .badRequest, JSONReply.errorBody(Self.lateUpgradeReason), headers: [.connection: "close"])
+            }
+        }
     }
 }
 

@@ -58,6 +58,12 @@ struct RealtimeSession: Sendable {
     }
 
     /// Tells every channel why it ends (`system` error, then `phx_close`), then closes the socket.
+    ///
+    /// Shutdown is the exception: the channels are not ended, only the socket (1001, going away),
+    /// as when the reference's node stops. A `phx_close` would tell the clients the channel is
+    /// over for good: they reconnect but do not rejoin, and a rolling restart would leave every
+    /// subscriber deaf. After a bare socket close the official clients reconnect through the
+    /// load balancer and rejoin their channels on another worker.
     private func close(_ outbound: WebSocketOutboundWriter, because reason: ClientOutbox.CloseReason) async throws {
         let message: String
         let code: WebSocketErrorCode
@@ -73,7 +79,8 @@ struct RealtimeSession: Sendable {
             message = "No heartbeat received within \(hub.configuration.idleTimeout)"
             code = .normalClosure
         }
-        for channel in registry.removeClient(clientID) {
+        let channels = registry.removeClient(clientID)
+        for channel in channels where reason != .shutdown {
             let notice = RealtimeMessage.system(
                 topic: channel.topic, joinRef: channel.joinRef, extension: RealtimeSystemExtension.system, status: .error,
                 message: message)
