@@ -16,7 +16,15 @@ struct RequestIsolationTests {
             """)
         _ = try await harness.database.query("GRANT EXECUTE ON FUNCTION public.sleep_for(float8) TO anon, authenticated, service_role")
         _ = try await harness.database.query("NOTIFY pgrst, 'reload schema'")
-        try await Task.sleep(for: .milliseconds(300))
+        // The reload is asynchronous: wait until REST knows the function (a loaded machine can
+        // take seconds), or a test's "slow" call would be a quick 404.
+        let deadline = ContinuousClock.now + .seconds(30)
+        let key = harness.keys.serviceRole
+        while try await RawConnection.get(
+            "/rest/v1/rpc/sleep_for?seconds=0", port: harness.port, headers: ["apikey": key, "Authorization": "Bearer \(key)"]) != 200 {
+            guard ContinuousClock.now < deadline else { Issue.record("sleep_for never appeared in the schema cache"); return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     func headers(_ harness: ServerHarness, key: String) -> [String: String] {
@@ -69,7 +77,7 @@ struct RequestIsolationTests {
             let slow = try RawConnection(port: harness.port)
             await slow.send(RawConnection.request(
                 "/rest/v1/rpc/sleep_for?seconds=8", headers: headers(harness, key: harness.keys.serviceRole)))
-            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1))
+            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1, within: .seconds(20)))
             let waiting = try RawConnection(port: harness.port)
             await waiting.send(RawConnection.request("/rest/v1/schools?select=id", headers: headers(harness, key: harness.keys.serviceRole)))
             let reply = await waiting.readUntilClosed(timeout: .seconds(6)).text
