@@ -197,7 +197,9 @@ DECLARE
     result   record;
 BEGIN
     SELECT p.polrelid, p.polqual::text INTO relation, tree FROM pg_catalog.pg_policy AS p WHERE p.oid = policy;
-    IF tree IS NULL OR tree ~ '\{(SQLVALUEFUNCTION|PARAM|CURRENTOFEXPR|NEXTVALEXPR)[ }]' THEN
+    -- A subquery over any table (its own included: under RLS that one is an error) reads rows as
+    -- the subscriber would; only the per-group path does that.
+    IF tree IS NULL OR tree ~ '\{(SQLVALUEFUNCTION|PARAM|CURRENTOFEXPR|NEXTVALEXPR)[ }]' OR tree ~ ' :rtekind 0 ' THEN
         RETURN NULL;
     END IF;
     IF EXISTS (

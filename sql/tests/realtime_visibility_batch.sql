@@ -10,7 +10,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(39);
+SELECT plan(41);
 
 CREATE SCHEMA viz;
 GRANT USAGE ON SCHEMA viz TO anon, authenticated, service_role;
@@ -128,15 +128,11 @@ BEGIN
 END
 $$;
 
--- Replaces viz.items' (or viz.pairs') policies with `policies`, then checks both
--- the path the (table, role) groups take and the answers on 150 random checks.
-CREATE FUNCTION pg_temp.case_(description text, relation text, policies text[], batched text[], checks int DEFAULT 150)
-RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- Replaces the table's policies with `policies` (RLS on).
+CREATE FUNCTION pg_temp.replace_policies(relation text, policies text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     policy record;
     statement text;
-    sample jsonb;
-    path text[];
 BEGIN
     FOR policy IN SELECT polname FROM pg_policy WHERE polrelid = relation::regclass LOOP
         EXECUTE format('DROP POLICY %I ON %s', policy.polname, relation);
@@ -145,11 +141,31 @@ BEGIN
     FOREACH statement IN ARRAY policies LOOP
         EXECUTE statement;
     END LOOP;
+END
+$$;
+
+-- The path each role's group takes on the table: batch or per-group.
+CREATE FUNCTION pg_temp.paths(relation text) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+    path text[];
+BEGIN
     PERFORM set_config('role', 'service_role', true);
     SELECT array_agg(r || '=' || CASE WHEN realtime.batch_query(relation::regclass, r) IS NULL THEN 'per-group' ELSE 'batch' END ORDER BY r)
       INTO path FROM unnest(ARRAY['anon', 'authenticated', 'service_role']) AS r;
     PERFORM set_config('role', 'none', true);
-    RETURN NEXT is(path, batched, description || ': path per role');
+    RETURN path;
+END
+$$;
+
+-- Replaces the table's policies, then checks both the path the (table, role)
+-- groups take and the answers on random checks.
+CREATE FUNCTION pg_temp.case_(description text, relation text, policies text[], batched text[], checks int DEFAULT 150)
+RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    sample jsonb;
+BEGIN
+    PERFORM pg_temp.replace_policies(relation, policies);
+    RETURN NEXT is(pg_temp.paths(relation), batched, description || ': path per role');
     sample := pg_temp.random_checks(relation, checks);
     RETURN NEXT is(pg_temp.answered(sample), pg_temp.expected(sample), description || ': same rows as each subscriber''s own SELECT');
 END
@@ -197,6 +213,12 @@ SELECT * FROM pg_temp.case_('current_user reads who runs it: per group', 'viz.it
 SELECT * FROM pg_temp.case_('a subquery over a table with its own RLS: per group', 'viz.items',
     ARRAY['CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner IN (SELECT o.owner FROM viz.owners o))'],
     ARRAY['anon=batch', 'authenticated=per-group', 'service_role=batch']);
+SELECT pg_temp.replace_policies('viz.items', ARRAY[
+    'CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (level IN (SELECT i.level FROM viz.items i WHERE i.owner = auth.uid()))']);
+SELECT is(pg_temp.paths('viz.items'), ARRAY['anon=batch', 'authenticated=per-group', 'service_role=batch'],
+          'a subquery over its own table: per group');
+SELECT throws_ok($$SELECT pg_temp.answered(pg_temp.random_checks('viz.items', 30))$$, '42P17', NULL,
+                 'a subquery over its own table: refused, as RLS refuses it');
 SELECT * FROM pg_temp.case_('a function of the project''s: per group', 'viz.items',
     ARRAY['CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.claim(''sub'')::uuid)'],
     ARRAY['anon=batch', 'authenticated=per-group', 'service_role=batch']);
