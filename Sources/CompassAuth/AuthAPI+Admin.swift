@@ -30,10 +30,24 @@ extension AuthAPI {
         }
     }
 
-    /// Refuses anything but a `service_role` bearer (a user's token or the anon key alike).
+    /// GoTrue's default admin roles: a valid bearer token with one of them may use `/admin`.
+    static let adminRoles: Set<String> = ["service_role", "supabase_admin"]
+
+    /// Refuses anything but a bearer whose role is an admin role (a user's token or the anon key alike).
+    ///
+    /// `supabase_admin` is no API role (REST and realtime refuse it), so the verifier refuses it
+    /// as an unknown role, and does so only after every other check passed.
     func requireAdmin(_ request: Request) async throws(AuthError) {
-        guard let token = request.bearerToken, let claims = try? await verifier.verify(token), claims.role == .serviceRole
-        else { throw .notAdmin }
+        guard let token = request.bearerToken else { throw .notAdmin }
+        let role: String
+        do {
+            role = try await verifier.verify(token).role.rawValue
+        } catch .unknownRole(let name) {
+            role = name
+        } catch {
+            throw .notAdmin
+        }
+        guard AuthAPI.adminRoles.contains(role) else { throw .notAdmin }
     }
 
     /// The path's user id, or GoTrue's 404 for a malformed one.
@@ -68,22 +82,22 @@ extension AuthAPI {
         return try JSONReply.encoded(user)
     }
 
-    /// `GET /admin/users?page=&per_page=`.
+    /// `GET /admin/users?page=&per_page=`: newest first, with GoTrue's `X-Total-Count` and `Link`.
     func listUsers(_ request: Request) async throws -> Response {
         try await requireAdmin(request)
         let query = request.uri.queryParameters
-        let page = query.get("page").map { Int($0) } ?? 1
-        let perPage = query.get("per_page").map { Int($0) } ?? 50
-        guard let page, let perPage, page > 0, (1...1000).contains(perPage) else {
-            throw AuthError.validation("Bad Pagination Parameters")
+        let pagination = try AdminPagination(page: query.get("page"), perPage: query.get("per_page"))
+        let (users, total) = try await store.transaction { tx in
+            try await store.listUsers(limit: pagination.perPage, offset: pagination.offset, on: tx)
         }
-        let (users, total) = try await store.transaction { tx in try await store.listUsers(page: page, perPage: perPage, on: tx) }
         struct Page: Encodable {
             var users: [AuthUser]
             var aud = "authenticated"
         }
         var headers = HTTPFields()
         headers[HTTPField.Name("X-Total-Count")!] = String(total)
+        headers[HTTPField.Name("Link")!] = pagination.linkHeader(
+            path: request.uri.path, query: query.map { (String($0.key), String($0.value)) }, total: total)
         return try JSONReply.encoded(Page(users: users), headers: headers)
     }
 

@@ -28,7 +28,9 @@ extension AuthAPI {
     /// A taken email gets 422 `user_already_exists` only with autoconfirm on (where a new
     /// account would sign in at once, so GoTrue cannot hide it). With confirmation on it gets
     /// what a new sign-up gets, an unconfirmed user (``AuthStore/obfuscatedUser(email:userMetadata:on:)``),
-    /// after the same bcrypt, so neither the reply nor its timing tells who has an account.
+    /// after the same bcrypt, with no identities (the one sign GoTrue gives apps, documented by
+    /// Supabase), and an account still unconfirmed gets its confirmation mail again. A new
+    /// account with confirmation on gets a confirmation mail (``AuthMailer``).
     func signUp(_ request: Request) async throws -> Response {
         let body = try await decodeBody(request, as: Credentials.self)
         let email = try AuthAPI.email(body.email)
@@ -37,6 +39,7 @@ extension AuthAPI {
         let metadata = body.data ?? .object([:])
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
         let autoconfirm = configuration.autoconfirm
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
         let reply: Result<Response, AuthError> = try await store.transaction { tx in
             guard
                 let user = try await store.insertUser(
@@ -44,10 +47,21 @@ extension AuthAPI {
             else {
                 guard !autoconfirm, let decoy = try await store.obfuscatedUser(email: email, userMetadata: metadata, on: tx)
                 else { return .failure(.userAlreadyExists) }
+                // An account still unconfirmed gets its confirmation mail again (GoTrue does), unless
+                // one went out too recently: then nothing is sent, but the reply stays the decoy
+                // (GoTrue's 429 here would tell the address has an account).
+                if let existing = try await store.user(email: email, on: tx), existing.emailConfirmedAt == nil {
+                    do {
+                        try await mailer.send(.confirmation, to: existing, redirectTo: target, now: sessions.now(), on: tx)
+                    } catch let error as AuthError where error.status == .tooManyRequests {}
+                }
                 return .success(try JSONReply.encoded(decoy))
             }
-            // Without autoconfirm the user exists unconfirmed (GoTrue would mail a link).
-            guard autoconfirm else { return .success(try JSONReply.encoded(user)) }
+            guard autoconfirm else {
+                try await mailer.send(.confirmation, to: user, redirectTo: target, now: sessions.now(), on: tx)
+                let mailed = try await store.user(email: email, on: tx) ?? user
+                return .success(try JSONReply.encoded(mailed))
+            }
             return .success(try JSONReply.encoded(try await sessions.startSession(for: user, on: tx)))
         }
         return try reply.get()

@@ -24,6 +24,10 @@ public struct AuthAPI: CompassAPI {
     let configuration: AuthConfiguration
     let verifier: AccessTokenVerifier
     let limiter: SignInRateLimiter
+    /// Mailed links and codes: their tokens, their mails, where they may redirect.
+    let oneTimeKeys: OneTimeTokenKey
+    let mailer: AuthMailer
+    let redirects: RedirectPolicy
     let logger: Logger
     /// Auth's own connections: sign-in keeps working while REST holds every shared one.
     public let pool: PostgresPool
@@ -36,6 +40,9 @@ public struct AuthAPI: CompassAPI {
         self.configuration = configuration
         self.verifier = context.verifier
         limiter = SignInRateLimiter(store: store, configuration: configuration)
+        oneTimeKeys = OneTimeTokenKey(secret: secret)
+        mailer = AuthMailer(configuration: configuration, store: store, keys: oneTimeKeys, logger: context.logger)
+        redirects = RedirectPolicy(configuration: configuration)
         self.logger = context.logger
     }
 
@@ -55,6 +62,11 @@ public struct AuthAPI: CompassAPI {
         group.get("user") { request, _ in try await api.currentUser(request) }
         group.put("user") { request, _ in try await api.updateCurrentUser(request) }
         group.post("logout") { request, _ in try await api.logout(request) }
+        group.post("recover") { request, _ in try await api.recover(request) }
+        group.post("otp") { request, _ in try await api.otp(request) }
+        group.post("resend") { request, _ in try await api.resend(request) }
+        group.get("verify") { request, context in try await api.verifyLink(request, address: context.clientAddress) }
+        group.post("verify") { request, context in try await api.verifyCode(request, address: context.clientAddress) }
         api.addAdminRoutes(to: group)
     }
 

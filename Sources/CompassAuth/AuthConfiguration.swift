@@ -17,6 +17,14 @@ import Foundation
 /// | `COMPASS_AUTH_RATE_LIMIT_WINDOW` | 300 | the rate-limit window, seconds |
 /// | `COMPASS_AUTH_MAX_BODY_BYTES` | 16384 | larger request bodies get 413 |
 /// | `COMPASS_AUTH_DB_POOL_SIZE` | 4 | auth's own database connections |
+/// | `COMPASS_AUTH_SITE_URL` | http://localhost:3000 | the app: where mailed links land by default |
+/// | `COMPASS_AUTH_URI_ALLOW_LIST` | (none) | other `redirect_to` targets, comma-separated, `*`/`**` globs |
+/// | `COMPASS_AUTH_EXTERNAL_URL` | the worker's own address | the public base of `/auth/v1`, for links in mails |
+/// | `COMPASS_AUTH_MAILER_OTP_EXPIRY` | 3600 | seconds a mailed code or link stays valid |
+/// | `COMPASS_AUTH_MAILER_MIN_INTERVAL` | 60 | seconds before another mail of a kind to one user |
+/// | `COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT` | 30 | mails sent per hour, all users together |
+/// | `COMPASS_AUTH_RATE_LIMIT_VERIFY` | 30 | `/verify` attempts per client address per window |
+/// | `COMPASS_SMTP_*` | (none) | the SMTP server (``SMTPConfiguration``); without it no mail is sent |
 public struct AuthConfiguration: Sendable, Hashable {
     /// Access-token lifetime in seconds.
     public var jwtExpiry = 3600
@@ -38,6 +46,22 @@ public struct AuthConfiguration: Sendable, Hashable {
     public var poolSize = 4
     /// The `iss` claim of access tokens.
     public var issuer = "compass"
+    /// The app's URL: mailed links redirect there unless `redirect_to` names an allowed target.
+    public var siteURL = "http://localhost:3000"
+    /// Further allowed `redirect_to` targets (exact URLs or globs).
+    public var redirectAllowList: [String] = []
+    /// The public base URL of this server, for the links in mails (nil: `http://host:port` of the worker).
+    public var externalURL: String?
+    /// How long a mailed code or link is valid, in seconds (GoTrue's `MAILER_OTP_EXP`).
+    public var otpExpiry: TimeInterval = 3600
+    /// The shortest time between two mails of one kind to one user (GoTrue's `SMTP_MAX_FREQUENCY`).
+    public var mailMinimumInterval: TimeInterval = 60
+    /// Mails sent per hour across all users (GoTrue's `RATE_LIMIT_EMAIL_SENT`).
+    public var mailsPerHour = 30
+    /// `/verify` attempts per client address within ``rateLimitWindow``.
+    public var verificationsPerAddress = 30
+    /// Where mails go; nil sends none (as GoTrue without SMTP settings).
+    public var smtp: SMTPConfiguration?
 
     /// The defaults (GoTrue's).
     public init() {}
@@ -55,6 +79,17 @@ public struct AuthConfiguration: Sendable, Hashable {
         }
         autoconfirm = try environment.boolean("COMPASS_AUTH_AUTOCONFIRM") ?? autoconfirm
         poolSize = try environment.positiveInteger("COMPASS_AUTH_DB_POOL_SIZE") ?? poolSize
+        siteURL = try environment.url("COMPASS_AUTH_SITE_URL") ?? siteURL
+        externalURL = try environment.url("COMPASS_AUTH_EXTERNAL_URL")
+        redirectAllowList = (environment.string("COMPASS_AUTH_URI_ALLOW_LIST") ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if let seconds = try environment.positiveInteger("COMPASS_AUTH_MAILER_OTP_EXPIRY") { otpExpiry = TimeInterval(seconds) }
+        if let seconds = try environment.nonNegativeInteger("COMPASS_AUTH_MAILER_MIN_INTERVAL") {
+            mailMinimumInterval = TimeInterval(seconds)
+        }
+        mailsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT") ?? mailsPerHour
+        verificationsPerAddress = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_VERIFY") ?? verificationsPerAddress
+        smtp = try SMTPConfiguration(reading: environment)
     }
 
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads only the first 72, so a
@@ -66,5 +101,16 @@ public struct AuthConfiguration: Sendable, Hashable {
     public func checkStrength(_ password: String) throws(AuthError) {
         guard password.utf8.count <= AuthConfiguration.maximumPasswordBytes else { throw .passwordTooLong }
         guard password.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
+    }
+}
+
+extension EnvironmentReader {
+    /// An absolute http(s) URL, without a trailing slash.
+    func url(_ name: String) throws(ConfigurationError) -> String? {
+        guard let text = string(name) else { return nil }
+        guard let components = URLComponents(string: text), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),
+            components.host?.isEmpty == false
+        else { throw ConfigurationError(name, value: text, problem: "is not an http(s) URL") }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 }

@@ -129,3 +129,34 @@ extension AuthError {
         validation("\(field) must not contain a NUL character")
     }
 }
+
+extension AuthError {
+    /// GoTrue's per-user mail interval refusal.
+    static func mailTooSoon(seconds: Int) -> AuthError {
+        AuthError(
+            .tooManyRequests, "over_email_send_rate_limit", "For security purposes, you can only request this after \(seconds) seconds.")
+    }
+
+    static let mailRateLimited = AuthError(.tooManyRequests, "over_email_send_rate_limit", "Email rate limit exceeded")
+
+    /// The SMTP server did not take the mail (the cause is logged, not sent).
+    static func mailFailed(_ template: MailTemplate) -> AuthError {
+        let what = switch template {
+        case .confirmation: "confirmation"
+        case .recovery: "recovery"
+        case .magicLink: "magic link"
+        case .invite: "invite"
+        }
+        return AuthError(.internalServerError, "unexpected_failure", "Error sending \(what) email")
+    }
+
+    /// A mailed token that does not exist (any more) or is too old: GoTrue's 403.
+    static let otpExpired = AuthError(.forbidden, "otp_expired", "Token has expired or is invalid")
+    /// The same, for a link opened in a browser.
+    static let linkExpired = AuthError(.forbidden, "otp_expired", "Email link is invalid or has expired")
+}
+
+extension AuthError {
+    /// Phone sign-in is not served (GoTrue with its phone provider off).
+    static let phoneDisabled = AuthError(.badRequest, "phone_provider_disabled", "Unsupported phone provider")
+}

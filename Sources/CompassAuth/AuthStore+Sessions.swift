@@ -10,14 +10,15 @@ extension AuthStore {
         var revoked: Bool
         /// When it was last changed: for a revoked token, when it was rotated away.
         var updatedAt: Date
-        /// The session's start (the `amr` timestamp), unix seconds.
-        var signedInAt: Int
+        /// How and when the session started (the `amr` entry).
+        var signedIn: SessionClaims.Method
     }
 
     /// Starts a session for `userID` whose first refresh token has `tokenHash`; returns its id.
-    func createSession(userID: UUID, tokenHash: String, now: Date, on tx: PostgresConnection) async throws -> UUID {
+    func createSession(userID: UUID, tokenHash: String, method: String, now: Date, on tx: PostgresConnection) async throws -> UUID {
         let session = try await tx.query("""
-            INSERT INTO auth.sessions (user_id, created_at, updated_at) VALUES (\(userID), \(now), \(now)) RETURNING id
+            INSERT INTO auth.sessions (user_id, authentication_method, created_at, updated_at)
+            VALUES (\(userID), \(method), \(now), \(now)) RETURNING id
             """)[0].decode(UUID.self, at: 0)
         try await tx.query("""
             INSERT INTO auth.refresh_tokens (token_hash, user_id, session_id, created_at, updated_at)
@@ -30,14 +31,16 @@ extension AuthStore {
     func lockToken(hash: String, on tx: PostgresConnection) async throws -> TokenRow? {
         let rows = try await tx.query("""
             SELECT t.id::int, t.session_id, t.user_id, t.revoked, t.updated_at,
-                   extract(epoch FROM s.created_at)::bigint::int
+                   extract(epoch FROM s.created_at)::bigint::int, s.authentication_method
               FROM auth.refresh_tokens AS t JOIN auth.sessions AS s ON s.id = t.session_id
              WHERE t.token_hash = \(hash)
                FOR UPDATE OF s
             """)
         guard let row = rows.first else { return nil }
-        let (id, session, user, revoked, updated, signedIn) = try row.decode((Int, UUID, UUID, Bool, Date, Int).self)
-        return TokenRow(id: id, sessionID: session, userID: user, revoked: revoked, updatedAt: updated, signedInAt: signedIn)
+        let (id, session, user, revoked, updated, signedIn, method) = try row.decode((Int, UUID, UUID, Bool, Date, Int, String).self)
+        return TokenRow(
+            id: id, sessionID: session, userID: user, revoked: revoked, updatedAt: updated,
+            signedIn: SessionClaims.Method(method: method, timestamp: signedIn))
     }
 
     /// The hash of the session's one unrevoked token.

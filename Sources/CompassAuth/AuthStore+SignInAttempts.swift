@@ -23,13 +23,16 @@ extension AuthStore {
                 RETURNING a.key, a.count
                 """)
             let counts = try Dictionary(uniqueKeysWithValues: rows.map { try $0.decode((String, Int).self) })
-            // A key starting a window is a good moment to drop windows that have ended. SKIP LOCKED:
-            // this never waits on a concurrent attempt's rows, so it can take part in no deadlock.
+            // A key starting a window is a good moment to drop windows that have ended, among keys
+            // of the same kinds (the part before ':'; mail counters have a longer window). SKIP
+            // LOCKED: this never waits on a concurrent attempt's rows, so it takes part in no deadlock.
             if counts.values.contains(1) {
+                let kinds = Array(Set(keys.map { String($0.prefix { $0 != ":" }) }))
                 try await tx.query("""
                     DELETE FROM auth.sign_in_attempts WHERE key IN (
                         SELECT key FROM auth.sign_in_attempts
                          WHERE window_start <= \(now)::timestamptz - \(window)::float8 * interval '1 second'
+                           AND split_part(key, ':', 1) = ANY(\(kinds)::text[])
                          LIMIT 1000 FOR UPDATE SKIP LOCKED)
                     """)
             }

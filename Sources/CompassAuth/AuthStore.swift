@@ -29,15 +29,30 @@ public struct AuthStore: Sendable {
         }
     }
 
-    /// The user JSON GoTrue returns, built from `auth.users AS u`.
+    /// The user JSON GoTrue returns, built from `auth.users AS u`, with its `auth.identities`.
+    ///
+    /// Identities are kept by triggers (migration 0015) that fire after the statement's rows,
+    /// so a statement that writes `u` must read the user again (``user(id:on:)``) to show them.
     static let userJSON = """
         jsonb_build_object(
             'id', u.id, 'aud', u.aud, 'role', u.role, 'email', u.email,
             'email_confirmed_at', \(iso("u.email_confirmed_at")), 'confirmed_at', \(iso("u.email_confirmed_at")),
             'phone', coalesce(u.phone, ''), 'last_sign_in_at', \(iso("u.last_sign_in_at")),
-            'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', '[]'::jsonb,
+            'confirmation_sent_at', \(iso("u.confirmation_sent_at")), 'recovery_sent_at', \(iso("u.recovery_sent_at")),
+            'invited_at', \(iso("u.invited_at")),
+            'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', \(identitiesJSON),
             'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous
         )::text
+        """
+
+    /// `u`'s identities as GoTrue returns them (`identity_id` is the row, `id` the provider's id).
+    private static let identitiesJSON = """
+        coalesce((SELECT jsonb_agg(jsonb_build_object(
+                      'identity_id', i.id, 'id', i.provider_id, 'user_id', i.user_id, 'identity_data', i.identity_data,
+                      'provider', i.provider, 'last_sign_in_at', \(iso("i.last_sign_in_at")),
+                      'created_at', \(iso("i.created_at")), 'updated_at', \(iso("i.updated_at")), 'email', i.email)
+                      ORDER BY i.created_at, i.id)
+                    FROM auth.identities AS i WHERE i.user_id = u.id), '[]'::jsonb)
         """
 
     private static func iso(_ column: String) -> String {
@@ -59,20 +74,21 @@ public struct AuthStore: Sendable {
         confirmed: Bool, on tx: PostgresConnection
     ) async throws -> AuthUser? {
         let app = AuthStore.appMetadata(merging: appMetadata)
+        let id: UUID
         do {
-            return try await tx.withSavepoint { tx in
-                try AuthStore.decodeUser(
-                    try await tx.query("""
-                        INSERT INTO auth.users AS u (email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
-                        VALUES (\(email), CASE WHEN \(password)::text IS NULL THEN NULL
-                                               ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
-                                CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.jsonText)::jsonb, \(app.jsonText)::jsonb)
-                        RETURNING \(unescaped: AuthStore.userJSON)
-                        """))
+            id = try await tx.withSavepoint { tx in
+                try await tx.query("""
+                    INSERT INTO auth.users AS u (email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
+                    VALUES (\(email), CASE WHEN \(password)::text IS NULL THEN NULL
+                                           ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
+                            CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.jsonText)::jsonb, \(app.jsonText)::jsonb)
+                    RETURNING u.id
+                    """)[0].decode(UUID.self, at: 0)
             }
         } catch SQLState.uniqueViolation {
             return nil
         }
+        return try await user(id: id, on: tx)
     }
 
     /// An account that does not exist, shaped as a new unconfirmed sign-up for `email` (a fresh
@@ -86,7 +102,8 @@ public struct AuthStore: Sendable {
             SELECT \(unescaped: AuthStore.userJSON) FROM (
                 SELECT gen_random_uuid() AS id, 'authenticated'::text AS aud, 'authenticated'::text AS role,
                        \(email)::text AS email, NULL::timestamptz AS email_confirmed_at, NULL::text AS phone,
-                       NULL::timestamptz AS last_sign_in_at, \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
+                       NULL::timestamptz AS last_sign_in_at, now() AS confirmation_sent_at, NULL::timestamptz AS recovery_sent_at,
+                       NULL::timestamptz AS invited_at, \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
                        \(userMetadata.jsonText)::jsonb AS raw_user_meta_data, now() AS created_at, now() AS updated_at,
                        false AS is_anonymous
             ) AS u
@@ -126,10 +143,8 @@ public struct AuthStore: Sendable {
             return .invalid
         }
         guard confirmed else { return .unconfirmed }
-        let user = try AuthStore.decodeUser(try await tx.query("""
-            UPDATE auth.users AS u SET last_sign_in_at = now() WHERE u.id = \(id) RETURNING \(unescaped: AuthStore.userJSON)
-            """))
-        return user.map(Authentication.valid) ?? .invalid
+        try await tx.query("UPDATE auth.users SET last_sign_in_at = now() WHERE id = \(id)")
+        return try await user(id: id, on: tx).map(Authentication.valid) ?? .invalid
     }
 
     /// A bcrypt hash (cost 10, like real ones) of a text no one signs in with, checked when the
@@ -144,7 +159,7 @@ public struct AuthStore: Sendable {
         id: UUID, email: String? = nil, password: String? = nil, keepingSession: UUID? = nil, userMetadata: JSONValue? = nil,
         appMetadata: JSONValue? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
     ) async throws -> AuthUser? {
-        let user = try AuthStore.decodeUser(try await tx.query("""
+        let updated = try await tx.query("""
             UPDATE auth.users AS u SET
                 email = coalesce(\(email), u.email),
                 encrypted_password = CASE WHEN \(password)::text IS NULL THEN u.encrypted_password
@@ -155,10 +170,10 @@ public struct AuthStore: Sendable {
                                           ELSE u.email_confirmed_at END,
                 updated_at = now()
              WHERE u.id = \(id)
-            RETURNING \(unescaped: AuthStore.userJSON)
-            """))
-        if user != nil, password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
-        return user
+            """)
+        guard updated.affectedRows == 1 else { return nil }
+        if password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
+        return try await user(id: id, on: tx)
     }
 
     /// Deletes an account (its sessions, tokens and app rows cascade); false when there was none.
@@ -166,11 +181,15 @@ public struct AuthStore: Sendable {
         (try await tx.query("DELETE FROM auth.users WHERE id = \(id)").affectedRows ?? 0) > 0
     }
 
-    /// One page of accounts, oldest first, and the total count.
-    public func listUsers(page: Int, perPage: Int, on tx: PostgresConnection) async throws -> (users: [AuthUser], total: Int) {
+    /// One page of accounts, newest first (GoTrue's order) or oldest first (`compass users list`),
+    /// and the total count.
+    public func listUsers(
+        limit: Int, offset: Int = 0, newestFirst: Bool = true, on tx: PostgresConnection
+    ) async throws -> (users: [AuthUser], total: Int) {
+        let direction = newestFirst ? "DESC" : "ASC"
         let rows = try await tx.query("""
             SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u
-             ORDER BY u.created_at, u.id LIMIT \(perPage) OFFSET \(max(0, page - 1) * perPage)
+             ORDER BY u.created_at \(unescaped: direction), u.id \(unescaped: direction) LIMIT \(limit) OFFSET \(offset)
             """)
         let decoder = JSONDecoder()
         let users = try rows.map { try decoder.decode(AuthUser.self, from: Data(try $0.decode(String.self, at: 0).utf8)) }

@@ -14,6 +14,10 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var phone: String
     public var confirmedAt: String?
     public var lastSignInAt: String?
+    /// When the last confirmation, recovery or invitation mail went out (absent before any).
+    public var confirmationSentAt: String?
+    public var recoverySentAt: String?
+    public var invitedAt: String?
     public var appMetadata: JSONValue
     public var userMetadata: JSONValue
     public var identities: [JSONValue]
@@ -26,6 +30,9 @@ public struct AuthUser: Codable, Sendable, Hashable {
         case emailConfirmedAt = "email_confirmed_at"
         case confirmedAt = "confirmed_at"
         case lastSignInAt = "last_sign_in_at"
+        case confirmationSentAt = "confirmation_sent_at"
+        case recoverySentAt = "recovery_sent_at"
+        case invitedAt = "invited_at"
         case appMetadata = "app_metadata"
         case userMetadata = "user_metadata"
         case createdAt = "created_at"

@@ -20,12 +20,12 @@ struct SessionClaims: JWTPayload, Equatable {
     var is_anonymous = false
 
     /// How and when the user authenticated.
-    struct Method: Codable, Equatable {
+    struct Method: Codable, Equatable, Sendable {
         var method: String
         var timestamp: Int
     }
 
-    init(user: AuthUser, sessionID: UUID, signedInAt: Int, issuer: String, now: Date, lifetime: Int) {
+    init(user: AuthUser, sessionID: UUID, signedIn: Method, issuer: String, now: Date, lifetime: Int) {
         iss = issuer
         sub = user.id
         iat = Int(now.timeIntervalSince1970)
@@ -33,7 +33,7 @@ struct SessionClaims: JWTPayload, Equatable {
         email = user.email ?? ""
         app_metadata = user.appMetadata
         user_metadata = user.userMetadata
-        amr = [Method(method: "password", timestamp: signedInAt)]
+        amr = [signedIn]
         session_id = sessionID.uuidString.lowercased()
         is_anonymous = user.isAnonymous
     }

@@ -31,13 +31,17 @@ public struct SessionIssuer: Sendable {
         self.now = now
     }
 
-    /// Starts a session for `user` (sign-in, sign-up with autoconfirm).
-    func startSession(for user: AuthUser, on tx: PostgresConnection) async throws -> AuthSession {
+    /// Starts a session for `user` (sign-in, sign-up with autoconfirm, a verified mail), signed
+    /// in by `method` (the `amr` claim's: `password`, `otp`).
+    func startSession(for user: AuthUser, method: String = "password", on tx: PostgresConnection) async throws -> AuthSession {
         guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
         let token = SessionIssuer.randomToken()
         let time = now()
-        let session = try await store.createSession(userID: userID, tokenHash: SessionIssuer.hash(token), now: time, on: tx)
-        return try await makeSession(user: user, sessionID: session, refreshToken: token, signedInAt: Int(time.timeIntervalSince1970))
+        let session = try await store.createSession(
+            userID: userID, tokenHash: SessionIssuer.hash(token), method: method, now: time, on: tx)
+        return try await makeSession(
+            user: user, sessionID: session, refreshToken: token,
+            signedIn: SessionClaims.Method(method: method, timestamp: Int(time.timeIntervalSince1970)))
     }
 
     /// `grant_type=refresh_token`: rotates `token`, or answers a replay as GoTrue does.
@@ -50,19 +54,19 @@ public struct SessionIssuer: Sendable {
             if !row.revoked {
                 let next = derive(from: token)
                 try await store.rotate(row, parentHash: presented, newHash: SessionIssuer.hash(next), now: time, on: tx)
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, signedInAt: row.signedInAt))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, signedIn: row.signedIn))
             }
             let active = try await store.activeTokenHash(session: row.sessionID, on: tx)
             let child = derive(from: token)
             // As GoTrue: the direct parent of the active token gets it back however late (its
             // client lost the reply to its refresh); older tokens only within the interval.
             if let active, SessionIssuer.hash(child) == active {
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: child, signedInAt: row.signedInAt))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: child, signedIn: row.signedIn))
             }
             if time.timeIntervalSince(row.updatedAt) <= configuration.refreshReuseInterval, let active,
                 let current = descendant(of: token, hashing: active)
             {
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, signedInAt: row.signedInAt))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, signedIn: row.signedIn))
             }
             // A replay past the grace interval: the token may have leaked, so end the session.
             try await store.deleteSession(row.sessionID, on: tx)
@@ -72,9 +76,11 @@ public struct SessionIssuer: Sendable {
     }
 
     /// A session reply: a fresh access token for `user` in `sessionID`.
-    func makeSession(user: AuthUser, sessionID: UUID, refreshToken: String, signedInAt: Int) async throws -> AuthSession {
+    func makeSession(user: AuthUser, sessionID: UUID, refreshToken: String, signedIn: SessionClaims.Method) async throws
+        -> AuthSession
+    {
         let claims = SessionClaims(
-            user: user, sessionID: sessionID, signedInAt: signedInAt, issuer: configuration.issuer, now: now(),
+            user: user, sessionID: sessionID, signedIn: signedIn, issuer: configuration.issuer, now: now(),
             lifetime: configuration.jwtExpiry)
         return AuthSession(
             accessToken: try await issuer.sign(claims), expiresIn: configuration.jwtExpiry, expiresAt: claims.exp,
@@ -105,7 +111,7 @@ public struct SessionIssuer: Sendable {
 
     /// What is stored of a token: its hex SHA-256.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 
     private static func encode(_ data: Data) -> String {

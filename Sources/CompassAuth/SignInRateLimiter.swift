@@ -21,6 +21,7 @@ public struct SignInRateLimiter: Sendable {
     let perEmail: Int
     let perAddress: Int
     let window: TimeInterval
+    let verificationsPerAddress: Int
 
     /// One counted attempt, to refund when its password matched.
     struct Attempt: Sendable {
@@ -33,14 +34,25 @@ public struct SignInRateLimiter: Sendable {
         perEmail = configuration.failedSignInsPerEmail
         perAddress = configuration.failedSignInsPerAddress
         window = configuration.rateLimitWindow
+        verificationsPerAddress = configuration.verificationsPerAddress
     }
 
     /// Counts an attempt for `email` from `address`; throws 429 when either budget is spent.
     func admit(email: String, address: String, now: Date) async throws -> Attempt {
-        let emailKey = "email:" + email, addressKey = "address:" + address
-        let counts = try await store.countSignInAttempt(keys: [emailKey, addressKey], now: now, window: window)
-        let attempt = Attempt(keys: [emailKey, addressKey])
-        guard counts[emailKey, default: .max] <= perEmail, counts[addressKey, default: .max] <= perAddress else {
+        try await admit(["email:" + email: perEmail, "address:" + address: perAddress], now: now)
+    }
+
+    /// Counts a `/verify` attempt (a guess at a mailed code) from `address`, with its own budget.
+    func admitVerification(address: String, now: Date) async throws -> Attempt {
+        try await admit(["verify:" + address: verificationsPerAddress], now: now)
+    }
+
+    /// Counts one attempt on each key; throws 429 when any key is past its budget.
+    private func admit(_ budgets: [String: Int], now: Date) async throws -> Attempt {
+        let keys = budgets.keys.sorted()
+        let counts = try await store.countSignInAttempt(keys: keys, now: now, window: window)
+        let attempt = Attempt(keys: keys)
+        guard budgets.allSatisfy({ counts[$0.key, default: .max] <= $0.value }) else {
             try await refund(attempt)
             throw AuthError.rateLimited
         }

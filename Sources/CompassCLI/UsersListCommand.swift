@@ -11,7 +11,7 @@ struct UsersListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let users = try await database.withAuthStore { store in
-            try await store.transaction { tx in try await store.listUsers(page: 1, perPage: Int(Int32.max), on: tx).users }
+            try await store.transaction { tx in try await store.listUsers(limit: Int(Int32.max), newestFirst: false, on: tx).users }
         }
         if database.json {
             try Output.json(["users": users])

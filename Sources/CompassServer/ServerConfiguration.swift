@@ -97,6 +97,8 @@ public struct ServerConfiguration: Sendable {
             }
         }
         auth = try AuthConfiguration(reading: environment)
+        // Mailed links point here unless the public address differs (a proxy, TLS in front).
+        auth.externalURL = auth.externalURL ?? "http://\(host):\(port)"
         rest = try RESTConfiguration(reading: environment)
         appAPI = try AppAPIConfiguration(reading: environment)
         realtime = try RealtimeConfiguration(reading: environment)

@@ -15,8 +15,9 @@ public struct AccessClaims: Sendable, Hashable {
     public var role: APIRole
     /// The `sub` claim, if any (a user id for `authenticated`).
     public var subject: String?
-    /// When the token stops being valid (`exp`).
-    public var expiresAt: Date
+    /// When the token stops being valid (`exp`); nil for a token without `exp`, which the
+    /// verifier accepts only under ``ExpiryRule/optional`` (never for realtime).
+    public var expiresAt: Date?
     /// The token's payload JSON, as signed.
     public var claimsJSON: String
     /// The auth server's session (`session_id`), or nil when absent or not a UUID.
@@ -25,7 +26,7 @@ public struct AccessClaims: Sendable, Hashable {
     public var sessionID: UUID?
 
     /// Makes claims (tests and the token command build them directly).
-    public init(role: APIRole, subject: String?, expiresAt: Date, claimsJSON: String, sessionID: UUID? = nil) {
+    public init(role: APIRole, subject: String?, expiresAt: Date?, claimsJSON: String, sessionID: UUID? = nil) {
         self.role = role
         self.subject = subject
         self.expiresAt = expiresAt

@@ -7,10 +7,13 @@ import JWTKit
 /// let verifier = try await AccessTokenVerifier(secret: secret)
 /// let claims = try await verifier.verify(token)   // AccessClaims, or throws an AccessTokenError
 /// ```
-/// Checks, in order: shape, `alg` = HS256, signature, `role` and `exp` present, `exp`,
-/// `nbf` and `iat` numbers, `exp` in the future, `nbf` and `iat` not beyond the clock skew
-/// (see ``TokenLifetime``), `role` one of anon/authenticated/service_role. No claim value
-/// can make it trap: every value is read leniently (``ClaimValue``) and time stays `Double`.
+/// Checks, in order: shape, `alg` = HS256, signature, `role` present (and `exp`, when the
+/// ``ExpiryRule`` requires it), `exp`, `nbf` and `iat` numbers, `exp` in the future, `nbf` and
+/// `iat` not beyond the clock skew (see ``TokenLifetime``), and last `role` one of
+/// anon/authenticated/service_role: an ``AccessTokenError/unknownRole(_:)`` refusal is of a
+/// token that passed every other check, so a caller that knows more roles (GoTrue's admin
+/// roles) may accept it. No claim value can make it trap: every value is read leniently
+/// (``ClaimValue``) and time stays `Double`.
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
 
@@ -19,8 +22,10 @@ public struct AccessTokenVerifier: Sendable {
         keys = try await JWTKeyCollection.hs256(secret: secret)
     }
 
-    /// Verifies `token` at `now`.
-    public func verify(_ token: String, now: Date = Date()) async throws(AccessTokenError) -> AccessClaims {
+    /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted.
+    public func verify(_ token: String, now: Date = Date(), expiry: ExpiryRule = .optional) async throws(AccessTokenError)
+        -> AccessClaims
+    {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerText = HS256Text.decodedText(parts[0]),
@@ -36,8 +41,10 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw .malformed
         }
-        guard let roleName = claims.role?.string, let exp = claims.exp else { throw .missingClaims(.roleOrExpiryMissing) }
-        let lifetime = try TokenLifetime(exp: exp, nbf: claims.nbf, iat: claims.iat)
+        guard let roleName = claims.role?.string, claims.exp != nil || expiry == .optional else {
+            throw .missingClaims(.roleOrExpiryMissing)
+        }
+        let lifetime = try TokenLifetime(exp: claims.exp, nbf: claims.nbf, iat: claims.iat)
         try lifetime.check(at: now)
         guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
         return AccessClaims(
@@ -67,6 +74,17 @@ public struct AccessTokenVerifier: Sendable {
         enum CodingKeys: String, CodingKey {
             case role, sub, exp, nbf, iat
             case sessionID = "session_id"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            role = try container.decodeIfPresent(ClaimValue.self, forKey: .role)
+            sub = try container.decodeIfPresent(ClaimValue.self, forKey: .sub)
+            // `"exp": null` is an unusable expiry, not a token without one.
+            exp = container.contains(.exp) ? try container.decode(ClaimValue.self, forKey: .exp) : nil
+            nbf = try container.decodeIfPresent(ClaimValue.self, forKey: .nbf)
+            iat = try container.decodeIfPresent(ClaimValue.self, forKey: .iat)
+            sessionID = try container.decodeIfPresent(ClaimValue.self, forKey: .sessionID)
         }
     }
 

@@ -14,8 +14,8 @@ struct TokenLifetime: Hashable {
     /// How far in the future `nbf` and `iat` may lie, in seconds.
     static let clockSkewAllowance: Double = 30
 
-    /// `exp`, seconds since 1970.
-    var expiresAt: Double
+    /// `exp`, seconds since 1970; nil when the token has none.
+    var expiresAt: Double?
     /// `nbf`, if present.
     var notBefore: Double?
     /// `iat`, if present.
@@ -23,9 +23,9 @@ struct TokenLifetime: Hashable {
 
     /// Reads the claims; a present claim that is not a finite number is refused by name.
     ///
-    /// A missing `exp` is the caller's refusal (``AccessTokenError/ClaimProblem/roleOrExpiryMissing``).
-    init(exp: ClaimValue, nbf: ClaimValue?, iat: ClaimValue?) throws(AccessTokenError) {
-        expiresAt = try Self.seconds(exp, claim: "exp")
+    /// Whether a missing `exp` is acceptable is the caller's rule (``ExpiryRule``).
+    init(exp: ClaimValue?, nbf: ClaimValue?, iat: ClaimValue?) throws(AccessTokenError) {
+        expiresAt = try exp.map { value throws(AccessTokenError) in try Self.seconds(value, claim: "exp") }
         notBefore = try nbf.map { value throws(AccessTokenError) in try Self.seconds(value, claim: "nbf") }
         issuedAt = try iat.map { value throws(AccessTokenError) in try Self.seconds(value, claim: "iat") }
     }
@@ -33,13 +33,13 @@ struct TokenLifetime: Hashable {
     /// Refuses a token expired at `now`, or dated further in the future than the skew allows.
     func check(at now: Date) throws(AccessTokenError) {
         let now = now.timeIntervalSince1970
-        guard expiresAt > now else { throw .expired(secondsAgo: Self.wholeSeconds(now - expiresAt)) }
+        if let expiresAt, expiresAt <= now { throw .expired(secondsAgo: Self.wholeSeconds(now - expiresAt)) }
         if let notBefore, notBefore - Self.clockSkewAllowance > now { throw .missingClaims(.notValidYet) }
         if let issuedAt, issuedAt - Self.clockSkewAllowance > now { throw .missingClaims(.issuedInFuture) }
     }
 
     /// `expiresAt` as a date (finite, so always representable).
-    var expiryDate: Date { Date(timeIntervalSince1970: expiresAt) }
+    var expiryDate: Date? { expiresAt.map(Date.init(timeIntervalSince1970:)) }
 
     private static func seconds(_ value: ClaimValue, claim: String) throws(AccessTokenError) -> Double {
         guard case .number(let seconds) = value else { throw .missingClaims(.notANumber(claim: claim)) }

@@ -31,6 +31,19 @@ struct WebSocketTokenTimeTests {
         }
     }
 
+    /// Realtime requires `exp` (REST, `/api` and auth accept a token without it: ``ExpiryRule``).
+    @Test func aTokenWithoutExpiryIsRefusedWithRealtimesReason() async throws {
+        let noExpiry = HS256Text.token(
+            claimsJSON: #"{"aud":"authenticated","role":"authenticated","sub":"\#(Demo.sofia)"}"#, secret: WorkerHarness.secret)
+        let reason = "InvalidJWTToken: Fields `role` and `exp` are required in JWT"
+        try await WorkerHarness.with { worker in
+            let answer = try await WebSocketProtocolTests.rawUpgrade(
+                port: worker.port, target: "/realtime/v1/websocket?apikey=\(noExpiry)&vsn=1.0.0")
+            #expect(answer.status == 401)
+            #expect(answer.body == #"{"error":"\#(reason)"}"#)
+        }
+    }
+
     @Test func aJoinWithATokenNotValidYetIsRefused() async throws {
         try await WorkerHarness.with { worker in
             let socket = try await worker.connect(token: try await worker.token(Demo.sofia))

@@ -42,4 +42,24 @@ struct TokenTimeClaimsTests {
             #expect(try await RawConnection.get("/health", port: harness.port, headers: [:]) == 200)
         }
     }
+
+    /// GoTrue and PostgREST accept a signed token without `exp`, and so do REST, `/api` and
+    /// `/auth/v1` (realtime refuses it: see WebSocketTokenTimeTests).
+    @Test func tokensWithoutExpiryAreAcceptedOverHTTP() async throws {
+        try await ServerHarness.with { harness in
+            let sofia = Self.token(#"{"sub":"a1000000-0000-4000-8000-000000000003","role":"authenticated","aud":"authenticated"}"#)
+            let service = Self.token(#"{"role":"service_role"}"#)
+            let anon = Self.token(#"{"role":"anon"}"#)
+            let asSofia = ["apikey": anon, "Authorization": "Bearer \(sofia)"]
+            let admin = ["apikey": anon, "Authorization": "Bearer \(service)"]
+            let rest = try await RawConnection.get("/rest/v1/schools?select=id", port: harness.port, headers: asSofia)
+            let api = try await RawConnection.get("/api/v1/feed", port: harness.port, headers: asSofia)
+            let users = try await RawConnection.get("/auth/v1/admin/users", port: harness.port, headers: admin)
+            let asKey = try await RawConnection.get("/rest/v1/schools?select=id", port: harness.port, headers: ["apikey": service])
+            #expect(rest == 200)
+            #expect(api == 200)
+            #expect(users == 200)
+            #expect(asKey == 200)
+        }
+    }
 }

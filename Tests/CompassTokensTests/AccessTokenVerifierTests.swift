@@ -80,13 +80,36 @@ struct AccessTokenVerifierTests {
         #expect(AccessTokenError.malformed.reason == "MalformedJWT: The token provided is not a valid JWT")
     }
 
-    @Test func roleAndExpiryAreRequired() async throws {
+    @Test func roleIsRequiredEverywhere() async throws {
         let verifier = try await F.verifier()
         let missing = AccessTokenError.missingClaims(.roleOrExpiryMissing)
-        for token in [F.token(role: nil), F.token(exp: nil), F.token(role: "7"), F.token(role: "null"), F.token(exp: "null")] {
-            await #expect(throws: missing) { try await verifier.verify(token, now: F.now) }
+        for token in [F.token(role: nil), F.token(role: "7"), F.token(role: "null")] {
+            for rule in [ExpiryRule.optional, .required] {
+                await #expect(throws: missing) { try await verifier.verify(token, now: F.now, expiry: rule) }
+            }
         }
+    }
+
+    /// GoTrue and PostgREST accept a token without `exp` (the clients' suites sign admin tokens
+    /// so); Realtime requires it, with its own reason.
+    @Test func expiryIsOptionalExceptWhereRequired() async throws {
+        let verifier = try await F.verifier()
+        let claims = try await verifier.verify(F.token(role: #""service_role""#, exp: nil), now: F.now)
+        #expect(claims.role == .serviceRole)
+        #expect(claims.expiresAt == nil)
+        let missing = AccessTokenError.missingClaims(.roleOrExpiryMissing)
+        await #expect(throws: missing) { try await verifier.verify(F.token(exp: nil), now: F.now, expiry: .required) }
         #expect(missing.reason == "InvalidJWTToken: Fields `role` and `exp` are required in JWT")
+        // Present but null is an unusable expiry under either rule, never "no expiry".
+        for rule in [ExpiryRule.optional, .required] {
+            await #expect(throws: AccessTokenError.missingClaims(.notANumber(claim: "exp"))) {
+                try await verifier.verify(F.token(exp: "null"), now: F.now, expiry: rule)
+            }
+        }
+        // Without `exp`, `nbf` and `iat` are still checked.
+        await #expect(throws: AccessTokenError.missingClaims(.notValidYet)) {
+            try await verifier.verify(F.token(exp: nil, #""nbf":\#(F.nowSeconds + 3600)"#), now: F.now)
+        }
     }
 
     @Test func unknownRolesAreRefused() async throws {

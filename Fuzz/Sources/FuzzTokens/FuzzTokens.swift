@@ -45,7 +45,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     switch outcome {
     case .success(let claims):
-        precondition(claims.expiresAt > now, "an expired token was accepted")
+        precondition(claims.expiresAt.map { $0 > now } ?? true, "an expired token was accepted")
         _ = claims.authorizationKey
     case .failure(let error):
         // The refusal is logged and turned into a 401 body: rendering it must not trap.

@@ -221,10 +221,11 @@ public final class SubscriptionRegistry: Sendable {
         }
     }
 
-    /// Removes and returns the channels whose token has expired by `date`.
+    /// Removes and returns the channels whose token has expired by `date` (realtime accepts
+    /// only tokens with `exp`, ``ExpiryRule/required``; one without would never expire here).
     public func removeChannels(expiredBy date: Date) -> [ChannelRecord] {
         state.withLock { state in
-            let expired = state.channels.filter { $0.value.claims.expiresAt <= date }.map(\.key)
+            let expired = state.channels.filter { $0.value.claims.expiresAt.map { $0 <= date } ?? false }.map(\.key)
             return expired.compactMap { state.removeChannel($0) }
         }
     }

@@ -17,7 +17,7 @@ extension RealtimeAPI {
             token = presented
         }
         do throws(AccessTokenError) {
-            _ = try await hub.verifier.verify(token)
+            _ = try await hub.verifier.verify(token, expiry: .required)
         } catch {
             logger.debug("websocket upgrade refused", metadata: ["http.status": "401", "realtime.reason": "\(error.reason)"])
             return .refuse(.unauthorized, body: JSONReply.errorBody(error.reason))

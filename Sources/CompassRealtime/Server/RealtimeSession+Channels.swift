@@ -20,7 +20,7 @@ extension RealtimeSession {
         }
         let claims: AccessClaims
         do {
-            claims = try await hub.verifier.verify(token(in: message.payload))
+            claims = try await hub.verifier.verify(token(in: message.payload), expiry: .required)
         } catch {
             outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: error.reason))
             return
@@ -86,7 +86,7 @@ extension RealtimeSession {
             case .string(let token)? = message.payload["access_token"], !token.hasPrefix("sb_")
         else { return }
         do {
-            let claims = try await hub.verifier.verify(token)
+            let claims = try await hub.verifier.verify(token, expiry: .required)
             registry.updateClaims(clientID: outbox.clientID, topic: message.topic, claims: claims)
         } catch {
             guard registry.leave(clientID: outbox.clientID, topic: message.topic) != nil else { return }

@@ -1,0 +1,85 @@
+import CompassDomain
+import CompassHTTP
+import Foundation
+import Hummingbird
+
+/// The endpoints that mail a link and code: `/recover`, `/otp`, `/resend`.
+///
+/// Each answers `{}` whether or not the address has an account (as GoTrue), so they do not
+/// tell who signed up; a mail goes out only to an existing account (or a new one from `/otp`).
+extension AuthAPI {
+    struct MailRequestBody: AuthRequestBody {
+        var email: String?
+        var phone: String?
+        var type: String?
+        var create_user: Bool?
+        var data: JSONValue?
+        var textFields: KeyValuePairs<String, JSONValue?> {
+            ["email": email.map(JSONValue.string), "phone": phone.map(JSONValue.string), "type": type.map(JSONValue.string),
+             "data": data]
+        }
+    }
+
+    /// `POST /recover` `{email}`: a password-recovery mail; then `/verify type=recovery` and `PUT /user`.
+    func recover(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(request, as: MailRequestBody.self)
+        guard let raw = body.email, !raw.isEmpty else { throw AuthError.validation("Password recovery requires an email") }
+        let email = try AuthAPI.email(raw)
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        try await store.transaction { tx in
+            guard let user = try await store.user(email: email, on: tx) else { return }
+            try await mailer.send(.recovery, to: user, redirectTo: target, now: sessions.now(), on: tx)
+        }
+        return JSONReply.text("{}")
+    }
+
+    /// `POST /otp` `{email, create_user, data}`: a magic link and code to an account, or a
+    /// confirmation mail to a new or unconfirmed one.
+    func otp(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(request, as: MailRequestBody.self)
+        if body.phone != nil, body.email == nil { throw AuthError.phoneDisabled }
+        let email = try AuthAPI.email(body.email)
+        let metadata = body.data ?? .object([:])
+        guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let autoconfirm = configuration.autoconfirm
+        try await store.transaction { tx in
+            var user = try await store.user(email: email, on: tx)
+            if user == nil {
+                guard body.create_user ?? true else { throw AuthError.otpSignupsDisabled }
+                user = try await store.insertUser(email: email, password: nil, userMetadata: metadata, confirmed: autoconfirm, on: tx)
+            }
+            guard let user else { throw AuthError.internalError }
+            let template: MailTemplate = user.emailConfirmedAt == nil ? .confirmation : .magicLink
+            try await mailer.send(template, to: user, redirectTo: target, now: sessions.now(), on: tx)
+        }
+        return JSONReply.text("{}")
+    }
+
+    /// `POST /resend` `{type: signup, email}`: the confirmation mail again, for an unconfirmed account.
+    ///
+    /// `email_change`, `sms` and `phone_change` have nothing pending here (no email change in
+    /// progress, no phone accounts), which GoTrue also answers with `{}`.
+    func resend(_ request: Request) async throws -> Response {
+        let body = try await decodeBody(request, as: MailRequestBody.self)
+        let type = body.type ?? ""
+        guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
+            throw AuthError.validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+        let byEmail = type == "signup" || type == "email_change"
+        if byEmail, body.email?.isEmpty ?? true { throw AuthError.validation("Type provided requires an email address") }
+        if !byEmail, body.phone?.isEmpty ?? true { throw AuthError.validation("Type provided requires a phone number") }
+        guard type == "signup" else { return JSONReply.text("{}") }
+        let email = try AuthAPI.email(body.email)
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        try await store.transaction { tx in
+            guard let user = try await store.user(email: email, on: tx), user.emailConfirmedAt == nil else { return }
+            try await mailer.send(.confirmation, to: user, redirectTo: target, now: sessions.now(), on: tx)
+        }
+        return JSONReply.text("{}")
+    }
+}
+
+extension AuthError {
+    static let otpSignupsDisabled = AuthError(.unprocessableContent, "otp_disabled", "Signups not allowed for otp")
+}

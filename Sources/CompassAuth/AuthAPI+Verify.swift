@@ -1,0 +1,111 @@
+import CompassDomain
+import CompassHTTP
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/verify`: redeeming a mailed link (GET, from a browser) or code (POST, from an app).
+extension AuthAPI {
+    /// The `type` of a verification, and which stored tokens it may redeem.
+    enum VerificationType: String, Sendable {
+        case signup, invite, recovery, magiclink, email
+
+        var tokenKinds: [OneTimeToken.Kind] {
+            switch self {
+            case .signup, .invite: [.confirmation]
+            case .recovery, .magiclink: [.recovery]
+            case .email: [.confirmation, .recovery]
+            }
+        }
+
+        init(_ text: String?) throws(AuthError) {
+            guard let text, let type = VerificationType(rawValue: text) else {
+                throw AuthError.validation("Unsupported verification type")
+            }
+            self = type
+        }
+    }
+
+    struct VerifyBody: AuthRequestBody {
+        var type: String?
+        var email: String?
+        var phone: String?
+        var token: String?
+        var token_hash: String?
+        var textFields: KeyValuePairs<String, JSONValue?> {
+            ["type": type.map(JSONValue.string), "email": email.map(JSONValue.string), "phone": phone.map(JSONValue.string),
+             "token": token.map(JSONValue.string), "token_hash": token_hash.map(JSONValue.string)]
+        }
+    }
+
+    /// `POST /verify` `{type, email, token}` or `{type, token_hash}`: the session, as JSON.
+    func verifyCode(_ request: Request, address: String) async throws -> Response {
+        let body = try await decodeBody(request, as: VerifyBody.self)
+        let type = try VerificationType(body.type)
+        let linkToken: String
+        if let hash = body.token_hash, !hash.isEmpty {
+            linkToken = hash
+        } else if let code = body.token, !code.isEmpty {
+            guard body.phone == nil else { throw AuthError.phoneDisabled }
+            let email = try AuthAPI.email(body.email)
+            linkToken = oneTimeKeys.linkToken(email: email, code: code.trimmingCharacters(in: .whitespaces))
+        } else {
+            throw AuthError.validation("Verify requires either a token or a token hash")
+        }
+        return try JSONReply.encoded(try await redeem(linkToken, type: type, address: address, refusal: .otpExpired))
+    }
+
+    /// `GET /verify?token=&type=&redirect_to=`: a redirect (303) to the allowed target with the
+    /// session in the fragment, as GoTrue's implicit flow, or with the error there.
+    func verifyLink(_ request: Request, address: String) async throws -> Response {
+        let query = request.uri.queryParameters
+        let target = redirects.target(query.get("redirect_to"))
+        let fragment: [(String, String)]
+        do {
+            let type = try VerificationType(query.get("type"))
+            guard let token = query.get("token"), !token.isEmpty else { throw AuthError.linkExpired }
+            let session = try await redeem(token, type: type, address: address, refusal: .linkExpired)
+            fragment = [
+                ("access_token", session.accessToken), ("expires_at", String(session.expiresAt)),
+                ("expires_in", String(session.expiresIn)), ("refresh_token", session.refreshToken),
+                ("token_type", session.tokenType), ("type", type.rawValue),
+            ]
+        } catch let error as AuthError where error.status.code < 500 {
+            let kind = error.status == .tooManyRequests ? "temporarily_unavailable" : "access_denied"
+            fragment = [("error", kind), ("error_code", error.code), ("error_description", error.message), ("sb", "")]
+        }
+        var headers = HTTPFields()
+        headers[.location] = AuthAPI.appending(fragment: fragment, to: target)
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// Redeems `linkToken` for `type` (once), confirms the address and starts a session signed in by `otp`.
+    func redeem(_ linkToken: String, type: VerificationType, address: String, refusal: AuthError) async throws -> AuthSession {
+        let now = sessions.now()
+        let attempt = try await limiter.admitVerification(address: address, now: now)
+        let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in
+            let hash = OneTimeToken.storedHash(ofLinkToken: linkToken)
+            guard let match = try await store.consumeToken(hash: hash, kinds: type.tokenKinds, on: tx),
+                now.timeIntervalSince(match.createdAt) <= configuration.otpExpiry
+            else { return .failure(refusal) }
+            // Holding the address proves it: a recovery or magic link confirms it too (as GoTrue).
+            guard let user = try await store.updateUser(id: match.userID, confirmEmail: true, on: tx) else { return .failure(refusal) }
+            try await store.deleteTokens(userID: match.userID, on: tx)
+            return .success(try await sessions.startSession(for: user, method: "otp", on: tx))
+        }
+        // A redeemed token was no guess.
+        if case .success = outcome { try? await limiter.refund(attempt) }
+        return try outcome.get()
+    }
+
+    /// `base#key=value&…`, form-encoded as GoTrue writes the fragment.
+    static func appending(fragment: [(String, String)], to base: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = fragment.map { key, value in
+            key + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }
+        let withoutFragment = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
+        return withoutFragment + "#" + encoded.joined(separator: "&")
+    }
+}

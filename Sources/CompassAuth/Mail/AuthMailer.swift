@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import Postgres
+
+/// Issues a one-time token and mails it: the one path every auth mail takes.
+///
+/// ```swift
+/// try await mailer.send(.recovery, to: user, redirectTo: policy.target(requested), now: now, on: tx)
+/// ```
+/// Runs inside the caller's transaction, so a mail the SMTP server refused leaves no token
+/// behind (and the reply is GoTrue's 500). Two limits hold first: one mail of a kind per user
+/// per ``AuthConfiguration/mailMinimumInterval`` and ``AuthConfiguration/mailsPerHour`` in all
+/// (429 `over_email_send_rate_limit`). Without an SMTP server the token is stored and nothing
+/// is sent, as GoTrue does; neither the code nor the link is ever logged.
+struct AuthMailer: Sendable {
+    let configuration: AuthConfiguration
+    let store: AuthStore
+    let keys: OneTimeTokenKey
+    let logger: Logger
+
+    /// `/auth/v1` as mailed links reach it.
+    var verifyURL: String { (configuration.externalURL ?? "http://localhost:4000") + "/auth/v1/verify" }
+
+    /// Mails `template` to `user`'s address with a fresh token.
+    func send(_ template: MailTemplate, to user: AuthUser, redirectTo: String, now: Date, on tx: PostgresConnection) async throws {
+        guard let email = user.email, let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        let kind = template.tokenKind
+        if let last = try await store.tokenIssuedAt(userID: userID, kind: kind, on: tx) {
+            let wait = configuration.mailMinimumInterval - now.timeIntervalSince(last)
+            if wait > 0 { throw AuthError.mailTooSoon(seconds: Int(wait.rounded(.up))) }
+        }
+        let counts = try await store.countSignInAttempt(keys: ["mail:sent"], now: now, window: 3600)
+        guard counts["mail:sent", default: .max] <= configuration.mailsPerHour else { throw AuthError.mailRateLimited }
+        let token = keys.issue(for: email)
+        try await store.saveToken(userID: userID, kind: kind, hash: token.storedHash, sentTo: email, now: now, on: tx)
+        let link = link(token: token.linkToken, type: template.verificationType, redirectTo: redirectTo)
+        guard let smtp = configuration.smtp else {
+            logger.warning("auth mail not sent: no SMTP server is configured", metadata: ["mail.kind": "\(template.rawValue)"])
+            return
+        }
+        do {
+            try await SMTPClient(configuration: smtp).send(
+                template.message(to: email, link: link, code: token.code, siteURL: configuration.siteURL))
+        } catch {
+            logger.error("auth mail failed", metadata: ["mail.kind": "\(template.rawValue)", "error": "\(error)"])
+            throw AuthError.mailFailed(template)
+        }
+    }
+
+    /// The `/verify` link for `token`.
+    func link(token: String, type: String, redirectTo: String) -> String {
+        var components = URLComponents(string: verifyURL) ?? URLComponents()
+        components.queryItems = [
+            URLQueryItem(name: "token", value: token), URLQueryItem(name: "type", value: type),
+            URLQueryItem(name: "redirect_to", value: redirectTo),
+        ]
+        // `+` would read as a space in a query; encode it as the URL's own.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.string ?? verifyURL
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The mails auth sends, one template each, filled with the site URL, the link, the code and
+/// the address.
+///
+/// Subjects follow GoTrue's defaults; the bodies are plain HTML that works in any client. Every
+/// value is HTML-escaped, the link included.
+enum MailTemplate: String, Sendable {
+    /// Sign-up confirmation (`/signup`, `/resend type=signup`, `/otp` for a new address).
+    case confirmation
+    /// Password recovery (`/recover`).
+    case recovery
+    /// A sign-in link and code for an existing account (`/otp`).
+    case magicLink = "magiclink"
+    /// An invitation (`/invite`).
+    case invite
+
+    /// The `/verify` `type` its link carries.
+    var verificationType: String {
+        switch self {
+        case .confirmation: "signup"
+        case .recovery: "recovery"
+        case .magicLink: "magiclink"
+        case .invite: "invite"
+        }
+    }
+
+    /// The token type it issues.
+    var tokenKind: OneTimeToken.Kind {
+        switch self {
+        case .confirmation, .invite: .confirmation
+        case .recovery, .magicLink: .recovery
+        }
+    }
+
+    var subject: String {
+        switch self {
+        case .confirmation: "Confirm Your Signup"
+        case .recovery: "Reset Your Password"
+        case .magicLink: "Your Magic Link"
+        case .invite: "You have been invited"
+        }
+    }
+
+    /// The mail for `email` with `link` and `code`.
+    func message(to email: String, link: String, code: String, siteURL: String) -> MailMessage {
+        let (heading, action, button) =
+            switch self {
+            case .confirmation: ("Confirm your signup", "confirm your address", "Confirm my address")
+            case .recovery: ("Reset your password", "choose a new password", "Reset my password")
+            case .magicLink: ("Your sign-in link", "sign in", "Sign in")
+            case .invite: ("You have been invited", "accept the invitation and create your account", "Accept the invitation")
+            }
+        let html = """
+            <h2>\(Self.escaped(heading))</h2>
+            <p>Follow this link to \(Self.escaped(action)) at \(Self.escaped(siteURL)):</p>
+            <p><a href="\(Self.escaped(link))">\(Self.escaped(button))</a></p>
+            <p>Or enter this code: <strong>\(Self.escaped(code))</strong></p>
+            <p>If you did not ask for this mail (sent to \(Self.escaped(email))), you can ignore it.</p>
+            """
+        return MailMessage(to: email, subject: subject, html: html)
+    }
+
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import CompassAuth
+@testable import CompassTokens
+
+/// What the official clients' admin calls need: GoTrue's admin roles and tokens without `exp`,
+/// `list_users()`' empty paging parameters, its order and headers, and `user.identities`.
+@Suite("/auth/v1 admin as the clients call it", .serialized)
+struct AdminClientCompatibilityTests {
+    static let secret = AuthHarness.secret
+
+    /// `claims` signed as written, as the clients' suites sign their admin tokens (PyJWT, no `exp`).
+    static func token(_ claims: String, secret: String = secret) -> String {
+        HS256Text.token(claimsJSON: claims, secret: secret)
+    }
+
+    @Test("service_role and supabase_admin tokens, with or without exp, are admins; others are not")
+    func adminRoles() async throws {
+        try await AuthHarness.with { auth in
+            let now = Int(Date().timeIntervalSince1970)
+            for claims in [
+                #"{"role":"service_role"}"#, #"{"sub":"1234567890","role":"supabase_admin"}"#,
+                #"{"role":"supabase_admin","exp":\#(now + 60)}"#,
+            ] {
+                let reply = try await auth.send(.get, "/admin/users", bearer: Self.token(claims))
+                #expect(reply.status == .ok, "\(claims)")
+            }
+            for claims in [
+                #"{"role":"supabase_admin","exp":\#(now - 60)}"#, #"{"role":"postgres"}"#, #"{"role":"anon"}"#,
+                #"{"role":"authenticated","sub":"a1000000-0000-4000-8000-000000000003"}"#,
+            ] {
+                let reply = try await auth.send(.get, "/admin/users", bearer: Self.token(claims))
+                #expect(reply.status == .forbidden, "\(claims)")
+                #expect(reply.code == "not_admin")
+            }
+            let forged = Self.token(#"{"role":"supabase_admin"}"#, secret: "someone else's secret, long enough for HS256")
+            #expect(try await auth.send(.get, "/admin/users", bearer: forged).code == "not_admin")
+        }
+    }
+
+    @Test("list_users' empty page and per_page are the defaults; newest first, with X-Total-Count and Link")
+    func listUsersPaging() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let created = try await auth.send(
+                .post, "/admin/users", bearer: admin, json: #"{"email":"newest@example.com","password":"newest-pass"}"#)
+            #expect(created.status == .ok)
+            let all = try await auth.send(.get, "/admin/users?page=&per_page=", bearer: admin)
+            #expect(all.status == .ok)
+            let users = try #require(all.object["users"] as? [[String: Any]])
+            #expect(users.count == 8)
+            #expect(users.first?["email"] as? String == "newest@example.com")
+            #expect(all.headers[.init("X-Total-Count")!] == "8")
+            #expect(all.headers[.init("Link")!] == #"</auth/v1/admin/users?page=1&per_page=>; rel="last""#)
+
+            let second = try await auth.send(.get, "/admin/users?per_page=3&page=2", bearer: admin)
+            #expect((second.object["users"] as? [Any])?.count == 3)
+            #expect(
+                second.headers[.init("Link")!]
+                    == #"</auth/v1/admin/users?page=3&per_page=3>; rel="next", </auth/v1/admin/users?page=3&per_page=3>; rel="last""#)
+            let bad = try await auth.send(.get, "/admin/users?page=two", bearer: admin)
+            #expect(bad.status == .badRequest)
+            #expect(bad.code == "validation_failed")
+        }
+    }
+
+    @Test("users carry their email identity; confirming the address marks it verified")
+    func identities() async throws {
+        try await AuthHarness.with { auth in
+            let signUp = try await auth.send(.post, "/signup", json: #"{"email":"ident@example.com","password":"ident-pass","data":{"k":"v"}}"#)
+            let user = try #require(signUp.object["user"] as? [String: Any])
+            let id = try #require(user["id"] as? String)
+            let identity = try #require((user["identities"] as? [[String: Any]])?.first)
+            #expect(identity["provider"] as? String == "email")
+            #expect(identity["id"] as? String == id)
+            #expect(identity["user_id"] as? String == id)
+            #expect(identity["identity_id"] is String)
+            #expect(identity["email"] as? String == "ident@example.com")
+            #expect(identity["created_at"] is String && identity["updated_at"] is String)
+            let data = try #require(identity["identity_data"] as? [String: Any])
+            #expect(data["sub"] as? String == id)
+            #expect(data["email"] as? String == "ident@example.com")
+            #expect(data["email_verified"] as? Bool == true)
+            #expect(data["phone_verified"] as? Bool == false)
+            #expect(data["k"] as? String == "v")
+
+            // An admin-made, unconfirmed account: not verified until confirmed.
+            let admin = auth.keys.serviceRole
+            let made = try await auth.send(.post, "/admin/users", bearer: admin, json: #"{"email":"later@example.com"}"#)
+            let madeID = try #require(made["id"])
+            let before = (made.object["identities"] as? [[String: Any]])?.first?["identity_data"] as? [String: Any]
+            #expect(before?["email_verified"] as? Bool == false)
+            let confirmed = try await auth.send(.put, "/admin/users/\(madeID)", bearer: admin, json: #"{"email_confirm":true}"#)
+            let after = (confirmed.object["identities"] as? [[String: Any]])?.first?["identity_data"] as? [String: Any]
+            #expect(after?["email_verified"] as? Bool == true)
+
+            // Accounts that existed before identities did (the demo's) have theirs too.
+            let maria = try await auth.send(.get, "/admin/users/a1000000-0000-4000-8000-000000000001", bearer: admin)
+            #expect((maria.object["identities"] as? [[String: Any]])?.first?["provider"] as? String == "email")
+        }
+    }
+}

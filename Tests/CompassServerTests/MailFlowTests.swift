@@ -1,0 +1,97 @@
+import CompassAuth
+import CompassTestSupport
+import Foundation
+import Testing
+
+/// The account lifecycle with mail, end to end: the official Python client signs up with
+/// confirmation, recovers a password, signs in with a magic link and a code, and asks for a
+/// confirmation again, while a real SMTP server (aiosmtpd, with AUTH) receives every mail.
+/// Fails (never skips) when the virtualenv cannot be made.
+@Suite("Auth mail flows through a real SMTP server")
+struct MailFlowTests {
+    static let requirements = [RESTClientTests.requirement, "aiosmtpd==1.4.6"]
+    static let siteURL = "http://app.compass.test"
+    static let publicURL = "https://compass.test"
+
+    @Test func signUpConfirmRecoverMagicLinkAndResend() async throws {
+        let python = try await PythonEnvironment.python(with: Self.requirements)
+        let log = CapturedLog()
+        try await SMTPSink.with(python: python) { sink in
+            var auth = AuthConfiguration()
+            auth.autoconfirm = false
+            auth.siteURL = Self.siteURL
+            auth.redirectAllowList = ["http://app.compass.test/**"]
+            auth.externalURL = Self.publicURL
+            auth.mailMinimumInterval = 0
+            var smtp = SMTPConfiguration(host: "127.0.0.1", port: sink.port, sender: "no-reply@compass.test")
+            smtp.senderName = "Compass"
+            smtp.user = SMTPSink.user
+            smtp.password = SMTPSink.password
+            smtp.startTLS = false
+            auth.smtp = smtp
+            try await ServerHarness.with(auth: auth, logger: log.logger()) { harness in
+                let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/mail_flows.py").path
+                let run = try await ChildProcess.run(
+                    [python, script, harness.url, harness.keys.anon, sink.directory, Self.siteURL], timeout: .seconds(180))
+                #expect(run.code == 0, "mail_flows.py failed: \(run.error.suffix(3000))")
+                guard run.code == 0, let line = run.output.split(separator: "\n").last else { return }
+                let out = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                Self.check(out)
+                // Neither a code nor a link token ever reaches a log line.
+                let text = log.text
+                for code in out["codes"] as? [String] ?? [] { #expect(!text.contains("<strong>\(code)")) }
+                for link in out["links"] as? [String] ?? [] {
+                    let token = URLComponents(string: link)?.queryItems?.first { $0.name == "token" }?.value ?? "?"
+                    #expect(!text.contains(token), "a link token was logged")
+                }
+                #expect(!text.contains(SMTPSink.password))
+            }
+        }
+    }
+
+    static func check(_ out: [String: Any]) {
+        #expect(out["sign_up_session"] as? Bool == false)
+        #expect(out["sign_up_identities"] as? Int == 1)
+        let mail = out["confirm_mail"] as? [String: String]
+        #expect(mail?["to"] == "new.parent@example.com")
+        #expect(mail?["subject"] == "Confirm Your Signup")
+        #expect(mail?["from"] == "Compass <no-reply@compass.test>")
+        #expect(out["confirm_link_base"] as? String == publicURL + "/auth/v1/verify")
+        #expect(out["signin_unconfirmed"] as? String == "email_not_confirmed")
+        let confirm = out["confirm"] as? [String: Any]
+        #expect(confirm?["status"] as? Int == 303)
+        #expect(confirm?["base"] as? String == siteURL)
+        #expect(confirm?["type"] as? String == "signup")
+        #expect(confirm?["has_token"] as? Bool == true)
+        #expect(out["confirmed_at"] as? Bool == true)
+        #expect(out["identity_verified"] as? Bool == true)
+        let again = out["confirm_again"] as? [String: Any]
+        #expect(again?["status"] as? Int == 303)
+        #expect(again?["error"] as? String == "access_denied")
+        #expect(again?["error_code"] as? String == "otp_expired")
+
+        #expect(out["recovery_subject"] as? String == "Reset Your Password")
+        #expect(out["recovery_redirect"] as? String == siteURL, "a redirect_to off the allow-list falls back to the site")
+        #expect(out["wrong_code"] as? String == "otp_expired")
+        #expect(out["recovered"] as? Bool == true)
+        #expect(out["old_password"] as? String == "invalid_credentials")
+        #expect(out["new_password"] as? Bool == true)
+        #expect(out["unknown_recovery_no_mail"] as? Bool == true)
+
+        #expect(out["magic_subject"] as? String == "Your Magic Link")
+        let magic = out["magic_link"] as? [String: Any]
+        #expect(magic?["status"] as? Int == 303)
+        #expect(magic?["base"] as? String == siteURL + "/welcome")
+        #expect(magic?["type"] as? String == "magiclink")
+        #expect(magic?["has_token"] as? Bool == true)
+        #expect(out["email_otp"] as? Bool == true)
+        #expect(out["otp_no_create"] as? String == "otp_disabled")
+        #expect(out["otp_new_subject"] as? String == "Confirm Your Signup")
+        #expect(out["otp_new_verified"] as? Bool == true)
+
+        #expect(out["resend_subject"] as? String == "Confirm Your Signup")
+        #expect(out["resend_old_code"] as? String == "otp_expired")
+        #expect(out["resend_new_code"] as? Bool == true)
+        #expect(out["resend_confirmed_no_mail"] as? Bool == true)
+    }
+}

@@ -1,0 +1,32 @@
+import CompassTestSupport
+import Foundation
+
+/// A real SMTP server process (aiosmtpd, `Python/smtp_sink.py`) that keeps each mail it receives
+/// as a file in ``directory``, requiring AUTH with ``user`` and ``password``.
+struct SMTPSink {
+    static let user = "compass-mailer"
+    static let password = "sink-password-0123"
+
+    let port: Int
+    let directory: String
+
+    /// Runs `body` with a sink listening on a free local port; stops it afterwards.
+    static func with<T>(python: String, _ body: (SMTPSink) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-sink-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/smtp_sink.py").path
+        let process = try ChildProcess([python, script, directory, user, password])
+        defer { process.terminate() }
+        try await process.waitForOutput(containing: "listening ", timeout: .seconds(30))
+        guard let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }),
+            let port = Int(line.dropFirst("listening ".count).trimmingCharacters(in: .whitespaces))
+        else { throw HarnessError("smtp_sink.py printed no port: \(process.output)") }
+        return try await body(SMTPSink(port: port, directory: directory))
+    }
+
+    /// The mails received so far.
+    var mailCount: Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".eml") }.count
+    }
+}
