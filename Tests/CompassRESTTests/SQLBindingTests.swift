@@ -47,7 +47,7 @@ struct SQLBindingTests {
         var planner = ReadPlanner(cache: Self.cache)
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try planner.plan(table: try Self.cache.table(named: "interactions"), parameters: parameters, range: range)
-        return ReadQueryBuilder.statement(plan, schema: "public", count: true, single: false, maximumReplyBytes: 1 << 24)
+        return ReadQueryBuilder.statement(plan, schema: "public", count: true, media: .json, maximumReplyBytes: 1 << 24)
     }
 
     @Test(arguments: hostile)
@@ -73,7 +73,7 @@ struct SQLBindingTests {
                 preferences: try Preferences(headerValues: ["return=representation"]),
                 body: try RequestBody(json: body, columns: nil), requiresFilters: true)
             let statement = MutationQueryBuilder.statement(
-                plan, schema: "public", count: false, single: false, location: true, maximumReplyBytes: 1 << 24)
+                plan, schema: "public", count: false, media: .json, location: true, maximumReplyBytes: 1 << 24)
             #expect(!statement.text.contains("DROP TABLE"))
             #expect(!statement.text.contains("OR true"))
             #expect(statement.binds.contains(body))

@@ -57,7 +57,7 @@ struct SQLBuilderTests {
         let parameters = try QueryParameters(query: "select=name,interactions!inner(content)&interactions.content=eq.x")
         var planner = ReadPlanner(cache: SQLBindingTests.cache)
         let plan = try planner.plan(table: try SQLBindingTests.cache.table(named: "schools"), parameters: parameters, range: .all)
-        let statement = ReadQueryBuilder.statement(plan, schema: "public", count: false, single: false, maximumReplyBytes: 1 << 24)
+        let statement = ReadQueryBuilder.statement(plan, schema: "public", count: false, media: .json, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (SELECT "schools"."name" AS "name", COALESCE("pgrst_1"."pgrst_1", '[]'::jsonb) AS"#
@@ -77,7 +77,7 @@ struct SQLBuilderTests {
             parameters: try QueryParameters(query: ""), preferences: try Preferences(headerValues: ["return=representation", "missing=default"]),
             body: try RequestBody(json: body, columns: nil), requiresFilters: true)
         let statement = MutationQueryBuilder.statement(
-            plan, schema: "public", count: false, single: true, location: false, maximumReplyBytes: 1 << 24)
+            plan, schema: "public", count: false, media: ReplyMediaType(shape: .singleObject), location: false, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (INSERT INTO "public"."interactions" ("content", "id") SELECT pgrst_body."content","#
@@ -98,7 +98,7 @@ struct SQLBuilderTests {
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try CallPlanner.plan(
             name: "mine", argumentKeys: ["who"], argumentsJSON: #"{"who":"x"}"#, cache: cache, parameters: parameters, range: range)
-        let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, single: true, maximumReplyBytes: 1 << 24)
+        let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, media: ReplyMediaType(shape: .singleObject), maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
                 == #"WITH pgrst_source AS (SELECT pgrst_call.* FROM json_to_record($1::json) AS pgrst_args("who" uuid), LATERAL"#

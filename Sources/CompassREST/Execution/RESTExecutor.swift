@@ -1,7 +1,8 @@
 import Postgres
 
 /// What the statement of a request returns (one row): the total when counted, the page's
-/// row count, the body as JSON text, and an insert's Location query.
+/// row count, the body as JSON text, and an insert's Location query (for a PUT, whether it
+/// created its row: ``MutationQueryBuilder/createdMarker``).
 struct StatementResult: Sendable {
     var total: Int?
     var pageTotal: Int
@@ -31,21 +32,22 @@ struct RESTExecutor: Sendable {
     /// was prepared but is gone or stale on the server fails before anything ran: the transaction
     /// is rolled back and sent once more.
     func run(
-        _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool,
+        _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool = false,
         check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
         let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
         do {
             return try await pool.withConnection { connection in
+                let end: PostgresQuery = rollback ? "ROLLBACK" : "COMMIT"
                 var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, tagged.prepared]
-                if readOnly { statements.append("COMMIT") }
+                if readOnly { statements.append(end) }
                 for attempt in 1...2 {
                     do {
                         let results = try await connection.pipeline(statements)
                         for result in results { _ = try result.get() }
                         let result = try statementResult(try results[2].get())
                         try check(result)
-                        if !readOnly { try await connection.query("COMMIT") }
+                        if !readOnly { try await connection.query(end) }
                         return result
                     } catch {
                         // Still inside the failed (or refused) transaction: end it so the connection is reusable.

@@ -102,6 +102,9 @@ public indirect enum LogicTree: Sendable, Hashable {
     case filter(Filter)
     /// `[not.]and(…)` or `[not.]or(…)`.
     case group(LogicOperator, negated: Bool, [LogicTree])
+    /// Made by the planner from `embed=is.null`/`embed=not.is.null`: whether the embed at
+    /// `alias` found a row (a to-one embed's row, a to-many embed's aggregate).
+    case embedPresence(alias: String, isToOne: Bool, present: Bool)
 }
 
 /// How a group combines its members.

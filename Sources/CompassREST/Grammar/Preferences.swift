@@ -10,14 +10,23 @@ public struct Preferences: Sendable, Hashable {
     public enum Resolution: String, Sendable { case mergeDuplicates = "merge-duplicates", ignoreDuplicates = "ignore-duplicates" }
     /// `missing=`: what absent body keys become.
     public enum Missing: String, Sendable { case `default`, null }
+    /// `tx=`: how the request's transaction ends.
+    public enum Transaction: String, Sendable { case commit, rollback }
 
     public var representation: Return?
     /// `count=exact` (planned and estimated are answered exactly too).
     public var count: String?
     public var resolution: Resolution?
     public var missing: Missing?
-    /// `handling=strict` refuses unknown preferences.
-    public var isStrict = false
+    /// `tx=rollback` runs the request and undoes it; `tx=commit` is the default.
+    public var transaction: Transaction?
+    /// `max-affected=n`: with `handling=strict`, a write (or call) touching more rows fails and is undone.
+    public var maxAffected: Int?
+    /// `handling=strict` refuses unknown preferences; nil when the header did not say.
+    public var handling: String?
+
+    /// Whether `handling=strict` was asked for.
+    public var isStrict: Bool { handling == "strict" }
 
     public init() {}
 
@@ -33,10 +42,10 @@ public struct Preferences: Sendable, Hashable {
             case "count" where ["exact", "planned", "estimated"].contains(value): count = value
             case "resolution" where Resolution(rawValue: value) != nil: resolution = Resolution(rawValue: value)
             case "missing" where Missing(rawValue: value) != nil: missing = Missing(rawValue: value)
-            case "handling" where value == "strict": isStrict = true
-            case "handling" where value == "lenient": isStrict = false
-            case "tx" where value == "commit" || value == "rollback": break
-            case "timezone", "max-affected", "params": break
+            case "handling" where value == "strict" || value == "lenient": handling = value
+            case "tx" where Transaction(rawValue: value) != nil: transaction = Transaction(rawValue: value)
+            case "max-affected" where Int(value).map({ $0 >= 0 }) == true: maxAffected = Int(value)
+            case "timezone", "params": break
             default: invalid.append(token)
             }
         }
@@ -48,13 +57,44 @@ public struct Preferences: Sendable, Hashable {
     /// Whether the total count was asked for.
     public var wantsCount: Bool { count != nil }
 
-    /// The `Preference-Applied` value for what this request honoured.
-    func applied(includeResolution: Bool, includeMissing: Bool, includeReturn: Bool) -> String? {
+    /// The row limit `max-affected` sets, which only `handling=strict` enforces.
+    var enforcedMaxAffected: Int? { isStrict ? maxAffected : nil }
+
+    /// What a request did, for which preferences it reports as applied.
+    enum Action {
+        case read
+        /// An insert; `resolves` when its table has a key (or `on_conflict=`) to resolve upserts on.
+        case insert(resolves: Bool)
+        case update, delete, call
+    }
+
+    /// The `Preference-Applied` value for what this request honoured, in PostgREST's order.
+    func applied(to action: Action) -> String? {
         var parts: [String] = []
-        if includeResolution, let resolution { parts.append("resolution=\(resolution.rawValue)") }
-        if includeReturn, let representation { parts.append("return=\(representation.rawValue)") }
+        var isMutation = true
+        var takesMissing = false
+        var takesMaxAffected = false
+        switch action {
+        case .read:
+            isMutation = false
+        case .insert(let resolves):
+            if resolves, let resolution { parts.append("resolution=\(resolution.rawValue)") }
+            takesMissing = true
+        case .update:
+            takesMissing = true
+            takesMaxAffected = true
+        case .delete:
+            takesMaxAffected = true
+        case .call:
+            isMutation = false
+            takesMaxAffected = true
+        }
+        if takesMissing, let missing { parts.append("missing=\(missing.rawValue)") }
+        if isMutation, let representation { parts.append("return=\(representation.rawValue)") }
         if let count { parts.append("count=\(count)") }
-        if includeMissing, let missing { parts.append("missing=\(missing.rawValue)") }
+        if let transaction { parts.append("tx=\(transaction.rawValue)") }
+        if let handling { parts.append("handling=\(handling)") }
+        if takesMaxAffected, isStrict, let maxAffected { parts.append("max-affected=\(maxAffected)") }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 }

@@ -44,7 +44,9 @@ public struct QueryParameters: Sendable, Hashable {
             let path = Self.path(of: name)
             switch name {
             case "select":
-                select = try SelectParser.parse(value, maximumDepth: maximumEmbedDepth)
+                // An empty `select=` is every column, as PostgREST reads it.
+                let items = try SelectParser.parse(value, maximumDepth: maximumEmbedDepth)
+                if !items.isEmpty { select = items }
                 continue
             case "columns":
                 columns = try Self.names(value, subject: "columns parameter")

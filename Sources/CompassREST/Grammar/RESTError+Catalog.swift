@@ -85,11 +85,26 @@ extension RESTError {
         RESTError(status: 406, code: "PGRST107", message: "None of these media types are available: " + types.joined(separator: ", "))
     }
 
+    /// PGRST105, 405: a `PUT` whose filters are not exactly its primary key's columns with `eq`.
+    static var putFiltersNotPrimaryKey: RESTError {
+        RESTError(status: 405, code: "PGRST105", message: "Filters must include all and only primary key columns with 'eq' operators")
+    }
+
     /// PGRST108, 400: a filter, order or limit names an embed the `select` does not have.
     static func notEmbedded(_ name: String) -> RESTError {
         RESTError(
             status: 400, code: "PGRST108", message: "'\(name)' is not an embedded resource in this request",
             hint: "Verify that '\(name)' is included in the 'select' query parameter.")
+    }
+
+    /// PGRST114, 400: `limit`/`offset` on a `PUT`.
+    static var putWithRange: RESTError {
+        RESTError(status: 400, code: "PGRST114", message: "limit/offset querystring parameters are not allowed for PUT")
+    }
+
+    /// PGRST115, 400: a `PUT` whose body's primary key is not the one its filters name.
+    static var putPrimaryKeyMismatch: RESTError {
+        RESTError(status: 400, code: "PGRST115", message: "Payload values do not match URL in primary key column(s)")
     }
 
     /// PGRST116, 406, worded as PostgREST words it (supabase-swift reads "0 rows" as "no row").
@@ -113,11 +128,25 @@ extension RESTError {
             details: "Invalid preferences: " + preferences.joined(separator: ", "))
     }
 
+    /// PGRST124, 400: `handling=strict` with `max-affected=n`, and the statement touched more rows.
+    static func maxAffectedExceeded(rows: Int) -> RESTError {
+        RESTError(
+            status: 400, code: "PGRST124", message: "Query result exceeds max-affected preference constraint",
+            details: "The query affects \(rows) rows")
+    }
+
+    /// PGRST128, 400: `max-affected` under `handling=strict` on a function that returns no set of rows.
+    static var maxAffectedNeedsRows: RESTError {
+        RESTError(
+            status: 400, code: "PGRST128",
+            message: "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
+    }
+
     /// PGRST127, 400: PostgREST syntax this server does not implement.
     static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
         let details =
             switch feature {
-            case .spreadEmbed: "Spread embeds (...relation) are not supported by this server"
+            case .spreadInsideToManySpread: "A spread of a to-many embed cannot itself hold a spread embed on this server"
             case .filtersOnFunctionWithoutTable: "Filters apply only to functions that return rows of an exposed table"
             }
         return RESTError(status: 400, code: "PGRST127", message: "Feature not implemented", details: details)
@@ -141,17 +170,15 @@ extension RESTError {
     /// PGRST201, 300: several relationships fit; `details` is a JSON array describing each.
     static func ambiguousEmbedding(origin: String, target: String, relationships: [Relationship]) -> RESTError {
         let details = relationships.map { relationship in
-            let own = relationship.columns.map(\.0).joined(separator: ", ")
-            let foreign = relationship.columns.map(\.1).joined(separator: ", ")
-            return "{\"cardinality\":\(JSONText.quoted(relationship.cardinality.rawValue)),"
+            "{\"cardinality\":\(JSONText.quoted(relationship.cardinality.rawValue)),"
                 + "\"embedding\":\(JSONText.quoted("\(relationship.table) with \(relationship.foreignTable)")),"
-                + "\"relationship\":\(JSONText.quoted("\(relationship.constraint) using \(relationship.table)(\(own)) and \(relationship.foreignTable)(\(foreign))"))}"
+                + "\"relationship\":\(JSONText.quoted(relationship.summary))}"
         }
         var error = RESTError(
             status: 300, code: "PGRST201",
             message: "Could not embed because more than one relationship was found for '\(origin)' and '\(target)'",
             hint: "Try changing '\(target)' to one of the following: "
-                + relationships.map { "'\($0.foreignTable)!\($0.constraint)'" }.joined(separator: ", ")
+                + relationships.map { "'\($0.foreignTable)!\($0.junction?.table ?? $0.constraint)'" }.joined(separator: ", ")
                 + ". Find the desired relationship in the 'details' key.")
         error.detailsJSON = "[" + details.joined(separator: ",") + "]"
         return error
@@ -265,5 +292,18 @@ extension RESTError {
     /// 22023: a token whose role the database does not have (Postgres's 63-byte name limit applied).
     static func unknownRole(_ role: String) -> RESTError {
         RESTError(sqlState: .invalidParameterValue, message: "role \"\(role.prefix(63))\" does not exist", isAuthenticated: false)
+    }
+}
+
+extension Relationship {
+    /// How PGRST201 describes it: `fk using a(x) and b(y)`, or for many-to-many
+    /// `junction using fk1(x) and fk2(y)`.
+    var summary: String {
+        func list(_ names: [String]) -> String { "(" + names.joined(separator: ", ") + ")" }
+        if let junction {
+            return "\(junction.table) using \(junction.sourceConstraint)\(list(junction.sourceColumns.map(\.1)))"
+                + " and \(junction.targetConstraint)\(list(junction.targetColumns.map(\.1)))"
+        }
+        return "\(constraint) using \(table)\(list(columns.map(\.0))) and \(foreignTable)\(list(columns.map(\.1)))"
     }
 }

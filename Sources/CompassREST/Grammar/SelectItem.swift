@@ -14,6 +14,12 @@ public struct FieldReference: Sendable, Hashable {
     public var name: String
     /// `->`/`->>` steps after the name.
     public var jsonPath: [JSONPathStep] = []
+    /// The column's type as the catalog prints it, once the planner has found the column
+    /// (nil while only parsed): it decides how a JSON path and a full-text search apply.
+    var columnType: String?
+
+    /// Whether the column holds json or jsonb (a path on anything else reads `to_jsonb` of it).
+    var isJSON: Bool { columnType == "json" || columnType == "jsonb" }
 
     /// The key a JSON path selects under, as PostgREST names it: the last key, else the column.
     var defaultAlias: String {
@@ -55,6 +61,8 @@ public struct EmbedSelect: Sendable, Hashable {
     public var isInner: Bool
     /// What to select from the related rows.
     public var items: [SelectItem]
+    /// `...relation(…)`: the related columns are spread into the parent object.
+    public var isSpread = false
 
     /// The key the embed is returned under, and the name filters address it by.
     public var name: String { alias ?? relation }

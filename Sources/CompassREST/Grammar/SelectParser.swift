@@ -1,4 +1,4 @@
-/// Parses `select=`: `*`, `alias:column->path::cast`, `alias:relation!hint!inner(…)`, nested.
+/// Parses `select=`: `*`, `alias:column->path::cast`, `alias:relation!hint!inner(…)`, `...relation(…)`, nested.
 ///
 /// ```swift
 /// let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name)")
@@ -34,8 +34,13 @@ enum SelectParser {
             try end(&scanner)
             return .column(SelectColumn(field: FieldReference(name: "*"), alias: nil, cast: nil))
         }
-        if scanner.looksAt("...") {
-            throw .notImplemented(.spreadEmbed)
+        if scanner.consume("...") {
+            // `...relation(…)`: the embed's keys join the parent's (to-one), or become arrays (to-many).
+            let name = try scanner.fieldName()
+            guard scanner.current == "!" || scanner.current == "(" else { throw scanner.failure(expecting: ["\"!\"", "\"(\""]) }
+            var spread = try embed(&scanner, relation: name, alias: nil, depth: depth + 1, maximumDepth: maximumDepth)
+            spread.isSpread = true
+            return .embed(spread)
         }
         let alias = aliasPrefix(&scanner)
         let name = try scanner.fieldName()

@@ -22,18 +22,27 @@ extension RESTAPI {
         let plan = try CallPlanner.plan(
             name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
             range: range)
-        let single = request.wantsSingleObject
+        let media = request.mediaType
+        if media.shape == .csv, plan.function.returnsScalar || plan.function.returnsVoid {
+            throw .unavailableMediaTypes(["text/csv"])
+        }
+        let single = media.isSingleObject
         let statement = CallQueryBuilder.statement(
-            plan, schema: cache.schema, count: request.preferences.wantsCount, single: single,
+            plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
-        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead) {
-            result throws(RESTError) in
+        let maxAffected = request.preferences.enforcedMaxAffected
+        if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }
+        let result = try await executor.run(
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead,
+            rollback: rollsBack(request)
+        ) { result throws(RESTError) in
+            if let maxAffected, result.pageTotal > maxAffected { throw .maxAffectedExceeded(rows: result.pageTotal) }
             if single, returnsRows, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         if plan.function.returnsVoid {
             return RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)])
         }
-        return pageReply(result, range: range, request: request, single: single)
+        return pageReply(result, range: range, request: request, action: .call)
     }
 }

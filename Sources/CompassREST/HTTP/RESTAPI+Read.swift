@@ -6,20 +6,20 @@ extension RESTAPI {
         let range = try request.range()
         var planner = ReadPlanner(cache: cache)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range)
-        let single = request.wantsSingleObject
+        let media = request.mediaType
         let statement = ReadQueryBuilder.statement(
-            plan, schema: cache.schema, count: request.preferences.wantsCount, single: single,
+            plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
         let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
-            if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
+            if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
-        return pageReply(result, range: range, request: request, single: single)
+        return pageReply(result, range: range, request: request, action: .read)
     }
 
     /// The reply for a window of rows (reads and RPC), with `Content-Range` and the range status.
-    func pageReply(_ result: StatementResult, range: RowRange, request: RESTRequest, single: Bool) -> Response {
+    func pageReply(_ result: StatementResult, range: RowRange, request: RESTRequest, action: Preferences.Action) -> Response {
         var headers = ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)]
-        if let applied = request.preferences.applied(includeResolution: false, includeMissing: false, includeReturn: false) {
+        if let applied = request.preferences.applied(to: action) {
             headers["Preference-Applied"] = applied
         }
         var status = 200
@@ -33,6 +33,6 @@ extension RESTAPI {
         }
         let body = request.method == .head ? "" : result.body
         return RESTReply.body(
-            status: status, body, contentType: single ? RESTReply.singleObject : RESTReply.json, headers: headers)
+            status: status, body, contentType: request.mediaType.contentType, headers: headers)
     }
 }

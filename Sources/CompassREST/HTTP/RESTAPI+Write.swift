@@ -1,42 +1,58 @@
 import Hummingbird
 
 extension RESTAPI {
-    /// POST/PATCH/DELETE `/rest/v1/{table}`: 201/200 with the rows for `return=representation`,
-    /// else 201/204 with no body; `Location` for a one-row insert with `return=headers-only`.
+    /// POST/PUT/PATCH/DELETE `/rest/v1/{table}`: 201/200 with the rows for `return=representation`,
+    /// else 201/204 with no body; `Location` for a one-row insert with `return=headers-only`. A PUT
+    /// answers 201 when it created its row, 200 when it replaced one.
     func write(table: TableInfo, cache: SchemaCache, request: RESTRequest, body: String?) async throws(RESTError) -> Response {
         let preferences = request.preferences
+        let method = request.method
         let requestBody = try body.map { (text: String) throws(RESTError) in try RequestBody(json: text, columns: request.parameters.columns) }
         let plan = try MutationPlanner.plan(
-            method: request.method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
+            method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
             body: requestBody, requiresFilters: configuration.requiresFilteredWrites)
-        let single = request.wantsSingleObject
-        let location = request.method == .post && preferences.representation == .headersOnly
+        let media = request.mediaType
+        let location = method == .post && preferences.representation == .headersOnly
         let statement = MutationQueryBuilder.statement(
-            plan, schema: cache.schema, count: preferences.wantsCount, single: single, location: location,
+            plan, schema: cache.schema, count: preferences.wantsCount, media: media, location: location,
             maximumReplyBytes: configuration.maximumReplyBytes)
-        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false) { result throws(RESTError) in
-            if single, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
+        let maxAffected = method == .patch || method == .delete ? preferences.enforcedMaxAffected : nil
+        let result = try await executor.run(
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false,
+            rollback: rollsBack(request)
+        ) { result throws(RESTError) in
+            if method == .put, result.pageTotal != 1 { throw .putPrimaryKeyMismatch }
+            if let maxAffected, result.pageTotal > maxAffected { throw .maxAffectedExceeded(rows: result.pageTotal) }
+            if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         var headers: [String: String] = [:]
-        let isInsert = request.method == .post
-        headers["Content-Range"] =
-            request.method == .patch
-            ? RowRange.all.contentRange(returned: result.pageTotal, total: result.total)
-            : "*/" + (result.total.map(String.init) ?? "*")
-        if let applied = preferences.applied(
-            includeResolution: isInsert && (!table.primaryKey.isEmpty || request.parameters.onConflict != nil),
-            includeMissing: request.method != .delete, includeReturn: true)
-        {
+        switch method {
+        case .patch: headers["Content-Range"] = RowRange.all.contentRange(returned: result.pageTotal, total: result.total)
+        case .put: break
+        default: headers["Content-Range"] = "*/" + (result.total.map(String.init) ?? "*")
+        }
+        let action: Preferences.Action =
+            switch method {
+            case .post: .insert(resolves: !table.primaryKey.isEmpty || request.parameters.onConflict != nil)
+            case .put, .patch: .update
+            default: .delete
+            }
+        if let applied = preferences.applied(to: action) {
             headers["Preference-Applied"] = applied
         }
         if location, result.pageTotal == 1, let query = result.location {
             headers["Location"] = "/\(table.name)?\(query)"
         }
+        let created = method == .post || (method == .put && result.location == MutationQueryBuilder.createdMarker)
         if preferences.representation == .representation {
-            return RESTReply.body(
-                status: isInsert ? 201 : 200, result.body, contentType: single ? RESTReply.singleObject : RESTReply.json,
-                headers: headers)
+            return RESTReply.body(status: created ? 201 : 200, result.body, contentType: media.contentType, headers: headers)
         }
-        return RESTReply.body(status: isInsert ? 201 : 204, nil, headers: headers)
+        return RESTReply.body(status: method == .post ? 201 : 204, nil, headers: headers)
+    }
+
+    /// Whether the request's transaction ends in a rollback: `Prefer: tx=rollback` where the
+    /// configuration lets a request choose, else the configured end.
+    func rollsBack(_ request: RESTRequest) -> Bool {
+        configuration.transactionEnd.rollsBack(asking: request.preferences.transaction)
     }
 }

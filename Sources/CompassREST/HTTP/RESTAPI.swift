@@ -1,5 +1,6 @@
 import CompassHTTP
 import CompassTokens
+import Foundation
 import Hummingbird
 import Logging
 import Postgres
@@ -9,7 +10,7 @@ import ServiceLifecycle
 ///
 /// ```swift
 /// let rest = RESTAPI(context: context, configuration: settings.rest)
-/// rest.addRoutes(to: router)   // GET/HEAD/POST/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
+/// rest.addRoutes(to: router)   // GET/HEAD/POST/PUT/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
 /// rest.services                // NOTIFY pgrst, 'reload schema'
 /// ```
 /// Each request: the gateway's API-key check (middleware), the JWT's role and claims, names
@@ -45,22 +46,28 @@ public struct RESTAPI: CompassAPI {
             .add(middleware: ErrorReplyMiddleware(RESTErrorReply.translating))
             .add(middleware: APIKeyMiddleware(verifier: context.verifier))
         let methods: [(RESTMethod, HTTPRequest.Method)] = [
-            (.get, .get), (.head, .head), (.post, .post), (.patch, .patch), (.delete, .delete),
+            (.get, .get), (.head, .head), (.post, .post), (.put, .put), (.patch, .patch), (.delete, .delete),
         ]
         for (method, httpMethod) in methods {
             group.on(":table", method: httpMethod) { request, context -> Response in
                 try await api.respond(
                     to: request, key: context.requireAPIKey(), method: method,
-                    resource: .table(context.parameters.get("table") ?? ""))
+                    resource: .table(Self.decodedName(context.parameters.get("table"))))
             }
         }
-        for (method, httpMethod) in methods where method != .patch && method != .delete {
+        for (method, httpMethod) in methods where method != .put && method != .patch && method != .delete {
             group.on("rpc/:function", method: httpMethod) { request, context -> Response in
                 try await api.respond(
                     to: request, key: context.requireAPIKey(), method: method,
-                    resource: .function(context.parameters.get("function") ?? ""))
+                    resource: .function(Self.decodedName(context.parameters.get("function"))))
             }
         }
+    }
+
+    /// A path segment as the name it spells: `Server%20Today` is the table `Server Today`.
+    static func decodedName(_ segment: String?) -> String {
+        guard let segment else { return "" }
+        return segment.removingPercentEncoding ?? segment
     }
 
     /// What a route addresses.

@@ -7,8 +7,10 @@ import CompassHTTP
 /// ```
 /// `COMPASS_REST_MAX_BODY_BYTES` (default 1 MiB) caps write and RPC bodies,
 /// `COMPASS_REST_MAX_REPLY_BYTES` (default 16 MiB) the JSON a reply carries,
-/// `COMPASS_REST_MAX_EMBED_DEPTH` (default 8) how deeply `select=` may nest embeds, and
-/// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter.
+/// `COMPASS_REST_MAX_EMBED_DEPTH` (default 8) how deeply `select=` may nest embeds,
+/// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter, and
+/// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
+/// request's transaction ends and whether `Prefer: tx=rollback` may choose.
 public struct RESTConfiguration: Sendable {
     /// The exposed schema (PostgREST's `db-schemas`); only `public` is served.
     public var schema = "public"
@@ -22,6 +24,8 @@ public struct RESTConfiguration: Sendable {
     /// Whether PATCH and DELETE need a filter, as Supabase's PostgREST with `pg-safeupdate` refuses
     /// `UPDATE`/`DELETE` without a `WHERE` clause (21000): one forgotten `.eq()` cannot empty a table.
     public var requiresFilteredWrites = true
+    /// How a request's transaction ends; by default it commits unless `Prefer: tx=rollback` asks otherwise.
+    public var transactionEnd = TransactionEnd.commitAllowOverride
 
     /// The defaults.
     public init() {}
@@ -32,5 +36,33 @@ public struct RESTConfiguration: Sendable {
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_REPLY_BYTES") { maximumReplyBytes = bytes }
         if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
+        if let text = environment.string("COMPASS_REST_TX_END") {
+            guard let end = TransactionEnd(rawValue: text) else {
+                let names = TransactionEnd.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigurationError("COMPASS_REST_TX_END", value: text, problem: "is not one of \(names)")
+            }
+            transactionEnd = end
+        }
     }
+}
+
+/// PostgREST's `db-tx-end`: whether requests commit or roll back, and whether `Prefer: tx=` may override that.
+public enum TransactionEnd: String, Sendable, CaseIterable {
+    case commit
+    case commitAllowOverride = "commit-allow-override"
+    case rollback
+    case rollbackAllowOverride = "rollback-allow-override"
+
+    /// Whether a request asking for `preference` (if anything) ends in a rollback.
+    func rollsBack(asking preference: Preferences.Transaction?) -> Bool {
+        switch self {
+        case .commit: false
+        case .rollback: true
+        case .commitAllowOverride: preference == .rollback
+        case .rollbackAllowOverride: preference != .commit
+        }
+    }
+
+    /// Whether `Prefer: tx=` is honoured (and reported as applied).
+    var allowsOverride: Bool { self == .commitAllowOverride || self == .rollbackAllowOverride }
 }

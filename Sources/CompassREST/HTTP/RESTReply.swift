@@ -6,7 +6,6 @@ import Logging
 /// Responses in PostgREST's forms.
 enum RESTReply {
     static let json = "application/json; charset=utf-8"
-    static let singleObject = "application/vnd.pgrst.object+json; charset=utf-8"
 
     /// A body Postgres already rendered as JSON (or none), with the given headers.
     static func body(status: Int, _ body: String?, contentType: String = json, headers: [String: String] = [:]) -> Response {

@@ -10,8 +10,8 @@ struct RESTRequest: Sendable {
     var method: RESTMethod
     var scope: RequestScope
     var preferences: Preferences
-    /// `Accept: application/vnd.pgrst.object+json`.
-    var wantsSingleObject: Bool
+    /// The representation `Accept` asks for.
+    var mediaType: ReplyMediaType
     var parameters: QueryParameters
     /// The `Range` header (GET only, as PostgREST honours it).
     var rangeHeader: String?
@@ -31,7 +31,8 @@ struct RESTRequest: Sendable {
             }
         }
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
-        wantsSingleObject = try Self.negotiate(request.headers[.accept])
+        if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
+        mediaType = try ReplyMediaType.negotiate(request.headers[.accept])
         parameters = try QueryParameters(
             pairs: QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter },
             isRPCRead: isRPC && method.isRead, maximumEmbedDepth: configuration.maximumEmbedDepth)
@@ -46,18 +47,6 @@ struct RESTRequest: Sendable {
     /// The top-level row window.
     func range() throws(RESTError) -> RowRange {
         try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: rangeHeader)
-    }
-
-    /// Whether the client asked for one object; 406 PGRST107 for media types this server cannot produce.
-    static func negotiate(_ accept: String?) throws(RESTError) -> Bool {
-        guard let accept, !accept.trimmingSpaces.isEmpty else { return false }
-        let types = accept.split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
-        if types.contains("application/vnd.pgrst.object+json") || types.contains("application/vnd.pgrst.object") { return true }
-        let served: Set<String> = ["application/json", "*/*", "application/*"]
-        guard types.contains(where: served.contains) else {
-            throw .unavailableMediaTypes(types)
-        }
-        return false
     }
 
     /// `a=1; b=2` as a dictionary.

@@ -13,8 +13,10 @@ struct MutationPlan: Sendable {
     var table: TableInfo
     var kind: Kind
     var body: RequestBody?
-    /// Filters on the mutated table (update and delete).
+    /// Filters on the mutated table (update and delete); for `PUT`, the primary key the body's row must have.
     var conditions: [LogicTree]
+    /// `PUT`: one row (the body's first) inserted, or replacing the row with its primary key.
+    var isSingleUpsert = false
     /// Whether the statement returns the rows (representation or a Location), else `RETURNING 1`.
     var returnsRows: Bool
     /// The select applied to the returned rows.
@@ -57,6 +59,13 @@ enum MutationPlanner {
             kind = .insert(
                 columns: try body.columns(of: table), onConflict: onConflict, resolution: preferences.resolution,
                 applyDefaults: preferences.missing == .default)
+        case .put:
+            guard let body else { throw .invalidBody(.emptyOrInvalidJSON) }
+            try checkSingleUpsert(table: table, parameters: parameters)
+            guard Set(table.primaryKey).isSubset(of: body.keys) else { throw .putPrimaryKeyMismatch }
+            kind = .insert(
+                columns: try body.columns(of: table), onConflict: table.primaryKey, resolution: .mergeDuplicates,
+                applyDefaults: preferences.missing == .default)
         case .patch:
             guard let body else { throw .invalidBody(.emptyOrInvalidJSON) }
             kind = .update(columns: try body.columns(of: table))
@@ -64,20 +73,37 @@ enum MutationPlanner {
             kind = .delete
         }
         if method != .post {
+            // The statement's WHERE sees the table alone, never the embeds of what it returns.
+            var target = read
+            target.embeds = []
             for (path, filter) in parameters.filters where path.isEmpty {
-                try ReadPlanner.check(filter.field, in: table)
-                conditions.append(.filter(filter))
+                conditions.append(try ReadPlanner.resolve(.filter(filter), in: target))
             }
             for (path, tree) in parameters.logic where path.isEmpty {
-                try ReadPlanner.check(tree, in: table)
-                conditions.append(tree)
+                conditions.append(try ReadPlanner.resolve(tree, in: target))
             }
         }
         if requiresFilters, conditions.isEmpty, let statement = filterlessStatement(kind) {
             throw .missingWhereClause(statement)
         }
         let returnsRows = preferences.representation == .representation || preferences.representation == .headersOnly
-        return MutationPlan(table: table, kind: kind, body: body, conditions: conditions, returnsRows: returnsRows, read: read)
+        return MutationPlan(
+            table: table, kind: kind, body: body, conditions: conditions, isSingleUpsert: method == .put, returnsRows: returnsRows,
+            read: read)
+    }
+
+    /// `PUT` names its row by the whole primary key, each column with `eq` (PGRST105), and no window (PGRST114).
+    private static func checkSingleUpsert(table: TableInfo, parameters: QueryParameters) throws(RESTError) {
+        if parameters.limits[[]] != nil || parameters.offsets[[]] != nil { throw .putWithRange }
+        let root = parameters.filters.filter { $0.path.isEmpty }.map(\.filter)
+        let allEqual = root.allSatisfy { filter in
+            guard !filter.negated, filter.field.jsonPath.isEmpty, case .compare(.eq, nil, _) = filter.operation else { return false }
+            return true
+        }
+        let named = root.map(\.field.name)
+        guard !table.primaryKey.isEmpty, allEqual, parameters.logic.filter({ $0.path.isEmpty }).isEmpty,
+            named.count == Set(named).count, Set(named) == Set(table.primaryKey)
+        else { throw .putFiltersNotPrimaryKey }
     }
 
     /// The statement `pg-safeupdate` would stop without a `WHERE`: an update that sets something
@@ -93,7 +119,7 @@ enum MutationPlanner {
 
 /// The HTTP methods the REST API serves.
 public enum RESTMethod: String, Sendable {
-    case get = "GET", head = "HEAD", post = "POST", patch = "PATCH", delete = "DELETE"
+    case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
 
     /// GET and HEAD run in a read-only transaction, as PostgREST runs them.
     var isRead: Bool { self == .get || self == .head }

@@ -40,6 +40,30 @@ struct EmbedPlan: Sendable {
     var relationship: Relationship
     var isInner: Bool
     var plan: ReadPlan
+    /// `...relation(…)`: its keys go into the parent object (as arrays when to-many).
+    var isSpread = false
+
+    /// `clients()`: an embed that selects nothing (nor do its own embeds) joins and filters, but
+    /// adds no key to the parent, as PostgREST answers it.
+    var isHidden: Bool { plan.columns.isEmpty && plan.embeds.allSatisfy(\.isHidden) }
+
+    /// The keys this level's rows have, in order: `*` stands for the table's columns, a spread
+    /// embed for its own keys.
+    var outputKeys: [String] { plan.outputKeys }
+}
+
+extension ReadPlan {
+    /// The keys of the objects this level produces.
+    var outputKeys: [String] {
+        var keys: [String] = []
+        for column in columns {
+            if column.isStar { keys += table.columns.map(\.name) } else if let key = column.key { keys.append(key) }
+        }
+        for embed in embeds where !embed.isHidden {
+            if embed.isSpread { keys += embed.outputKeys } else { keys.append(embed.name) }
+        }
+        return keys
+    }
 }
 
 /// The types `::cast` may name in `select=`: a fixed list of literals, so a cast can never carry SQL.

@@ -20,20 +20,17 @@ struct ReadPlanner {
         root.range = range
         for (path, filter) in parameters.filters where rootFilters || !path.isEmpty {
             try update(&root, path: path) { (node: inout ReadPlan) throws(RESTError) in
-                try Self.check(filter.field, in: node.table)
-                node.conditions.append(.filter(filter))
+                node.conditions.append(try Self.resolve(.filter(filter), in: node))
             }
         }
         for (path, tree) in parameters.logic where rootFilters || !path.isEmpty {
             try update(&root, path: path) { (node: inout ReadPlan) throws(RESTError) in
-                try Self.check(tree, in: node.table)
-                node.conditions.append(tree)
+                node.conditions.append(try Self.resolve(tree, in: node))
             }
         }
         for (path, terms) in parameters.order.sorted(by: { $0.key.count < $1.key.count }) {
             try update(&root, path: path) { (node: inout ReadPlan) throws(RESTError) in
-                for term in terms { try Self.check(term, in: node) }
-                node.order = terms
+                node.order = try terms.map { (term: OrderTerm) throws(RESTError) in try Self.resolve(term, in: node) }
             }
         }
         return root
@@ -50,9 +47,8 @@ struct ReadPlanner {
                     plan.columns.append(PlannedColumn(field: column.field, key: nil, cast: nil))
                     continue
                 }
-                try Self.check(column.field, in: table)
                 plan.columns.append(PlannedColumn(
-                    field: column.field, key: column.alias ?? column.field.defaultAlias,
+                    field: try Self.resolve(column.field, in: table), key: column.alias ?? column.field.defaultAlias,
                     cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }))
             case .embed(let embed):
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
@@ -62,7 +58,11 @@ struct ReadPlanner {
                 var childPlan = try node(
                     table: child, alias: "pgrst_\(nextAlias)", items: embed.items, path: childPath, parameters: parameters)
                 childPlan.range = RowRange(offset: parameters.offsets[childPath] ?? 0, limit: parameters.limits[childPath])
-                plan.embeds.append(EmbedPlan(name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan))
+                if embed.isSpread, !relationship.isToOne, childPlan.embeds.contains(where: \.isSpread) {
+                    throw .notImplemented(.spreadInsideToManySpread)
+                }
+                plan.embeds.append(EmbedPlan(
+                    name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan, isSpread: embed.isSpread))
             }
         }
         return plan
@@ -85,29 +85,50 @@ struct ReadPlanner {
         try update(&node, path: path[...], change)
     }
 
-    /// 400 `42703`, as Postgres reports a column that does not exist.
-    static func check(_ field: FieldReference, in table: TableInfo) throws(RESTError) {
-        guard table.column(field.name) != nil else {
+    /// The field with its column's type, or 400 `42703`, as Postgres reports a column that does not exist.
+    static func resolve(_ field: FieldReference, in table: TableInfo) throws(RESTError) -> FieldReference {
+        guard let column = table.column(field.name) else {
             throw .undefinedColumn(field.name, table: table.name)
         }
+        var resolved = field
+        resolved.columnType = column.type
+        return resolved
     }
 
-    static func check(_ tree: LogicTree, in table: TableInfo) throws(RESTError) {
+    /// Every filter of the tree resolved against the level's table; `embed=is.null` and
+    /// `embed=not.is.null` on an embed's name test whether the embed found a row (as PostgREST does).
+    static func resolve(_ tree: LogicTree, in node: ReadPlan) throws(RESTError) -> LogicTree {
         switch tree {
-        case .filter(let filter): try check(filter.field, in: table)
-        case .group(_, _, let members): for member in members { try check(member, in: table) }
+        case .filter(let filter):
+            if filter.field.jsonPath.isEmpty, case .is(let value) = filter.operation, value == .null || value == .notNull,
+                let embed = node.embed(named: filter.field.name)
+            {
+                return .embedPresence(alias: embed.plan.alias, isToOne: embed.relationship.isToOne, present: filter.negated == (value == .null))
+            }
+            var resolved = filter
+            resolved.field = try resolve(filter.field, in: node.table)
+            return .filter(resolved)
+        case .group(let logicOperator, let negated, let members):
+            return .group(logicOperator, negated: negated, try members.map { (member: LogicTree) throws(RESTError) in try resolve(member, in: node) })
+        case .embedPresence:
+            return tree
         }
     }
 
     /// A column of this table, or `relation(column)` of a to-one embed (PGRST118 otherwise).
-    static func check(_ term: OrderTerm, in node: ReadPlan) throws(RESTError) {
-        guard let relation = term.relation else { return try check(term.field, in: node.table) }
+    static func resolve(_ term: OrderTerm, in node: ReadPlan) throws(RESTError) -> OrderTerm {
+        var resolved = term
+        guard let relation = term.relation else {
+            resolved.field = try resolve(term.field, in: node.table)
+            return resolved
+        }
         guard let embed = node.embed(named: relation) else {
             throw .notEmbedded(relation)
         }
         guard embed.relationship.isToOne else {
             throw .relatedOrderNotToOne(table: node.table.name, relation: relation)
         }
-        try check(term.field, in: embed.plan.table)
+        resolved.field = try resolve(term.field, in: embed.plan.table)
+        return resolved
     }
 }

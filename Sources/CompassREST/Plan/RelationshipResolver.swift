@@ -26,12 +26,13 @@ struct RelationshipResolver {
             return target == relationship.foreignTable && relationship.cardinality == .oneToMany && hint == foreignColumn
         }
         let foreignIsView = cache.tables[relationship.foreignTable]?.isView ?? false
+        let constraint = relationship.junction == nil ? relationship.constraint : nil
         guard let hint else {
             return target == relationship.foreignTable
-                || (!foreignIsView && (target == relationship.constraint || target == originColumn))
+                || (!foreignIsView && (target == constraint || target == originColumn))
         }
         return target == relationship.foreignTable
-            && (hint == relationship.constraint || hint == originColumn || hint == foreignColumn)
+            && (hint == constraint || hint == originColumn || hint == foreignColumn || hint == relationship.junction?.table)
     }
 
     private func noRelationship(origin: String, target: String, hint: String?) -> RESTError {

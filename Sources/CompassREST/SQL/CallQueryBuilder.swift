@@ -1,7 +1,7 @@
 /// `/rpc/{fn}` as PostgREST calls it: the arguments are one JSON parameter, split into
 /// typed values by `json_to_record` and passed by name, so defaults apply to the rest.
 enum CallQueryBuilder {
-    static func statement(_ plan: CallPlan, schema: String, count: Bool, single: Bool, maximumReplyBytes: Int) -> SQLBuilder {
+    static func statement(_ plan: CallPlan, schema: String, count: Bool, media: ReplyMediaType, maximumReplyBytes: Int) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         if plan.function.returnsScalar || plan.function.returnsVoid {
@@ -39,11 +39,13 @@ enum CallQueryBuilder {
             sql.append("''::text")
         } else if plan.function.returnsScalar {
             sql.append(
-                plan.function.returnsSet && !single
+                plan.function.returnsSet && !media.isSingleObject
                     ? "coalesce(json_agg(_postgrest_t.pgrst_scalar), '[]')::text"
                     : "coalesce((json_agg(_postgrest_t.pgrst_scalar)->0)::text, 'null')")
         } else {
-            sql.append(ReadQueryBuilder.body(single: single || !plan.function.returnsSet))
+            var shaped = media
+            if !plan.function.returnsSet, shaped.shape == .array { shaped.shape = .singleObject }
+            sql.append(ReadQueryBuilder.body(shaped))
         }
         sql.append(" AS body, NULL::text AS location FROM (")
         sql.append(rows)

@@ -2,8 +2,12 @@
 /// into typed rows by `json_to_recordset` with the column types from the schema cache; the
 /// statement's rows feed the same read shaping as a GET.
 enum MutationQueryBuilder {
+    /// What a PUT's statement returns in the Location column when it created its row.
+    static let createdMarker = "created"
+    private static let createdMarkerLiteral: StaticString = "'created'"
+
     static func statement(
-        _ plan: MutationPlan, schema: String, count: Bool, single: Bool, location: Bool, maximumReplyBytes: Int
+        _ plan: MutationPlan, schema: String, count: Bool, media: ReplyMediaType, location: Bool, maximumReplyBytes: Int
     ) -> SQLBuilder {
         var sql = SQLBuilder()
         func appendTable(_ before: StaticString, _ after: StaticString = "") {
@@ -29,7 +33,15 @@ enum MutationQueryBuilder {
                     sql.append(identifier: column.name)
                 }
                 sql.append(" FROM ")
-                sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
+                if plan.isSingleUpsert {
+                    // PUT: the body's first row, and only if it has the primary key the URL names.
+                    sql.append("(SELECT * FROM ")
+                    sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
+                    sql.append(" LIMIT 1) AS pgrst_body WHERE ")
+                    sql.append(conditions: plan.conditions, of: "pgrst_body")
+                } else {
+                    sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
+                }
             }
             if let onConflict, let resolution {
                 sql.append(" ON CONFLICT (")
@@ -64,9 +76,18 @@ enum MutationQueryBuilder {
         sql.openReply()
         sql.append(count ? "(SELECT pg_catalog.count(*) FROM pgrst_source)" : "NULL::bigint")
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
-        sql.append(plan.returnsRows ? ReadQueryBuilder.body(single: single) : "''::text")
+        sql.append(plan.returnsRows ? ReadQueryBuilder.body(media) : "''::text")
         sql.append(" AS body, ")
-        if location, !plan.table.primaryKey.isEmpty {
+        if plan.isSingleUpsert {
+            // Every part of the statement sees the table as it was before it: a row already there was replaced.
+            sql.append("CASE WHEN EXISTS (SELECT 1 FROM ")
+            sql.append(qualifiedName: plan.table.name, in: schema)
+            sql.append(" AS pgrst_old WHERE ")
+            sql.append(conditions: plan.conditions, of: "pgrst_old")
+            sql.append(") THEN NULL ELSE ")
+            sql.append(createdMarkerLiteral)
+            sql.append(" END")
+        } else if location, !plan.table.primaryKey.isEmpty {
             sql.append("(SELECT string_agg(pgrst_pk.key || '=' || coalesce('eq.' || pgrst_pk.value, 'is.null'), '&')")
             sql.append(" FROM (SELECT row_to_json(pgrst_row) AS row FROM pgrst_source AS pgrst_row LIMIT 1) AS pgrst_first")
             sql.append(" CROSS JOIN json_each_text(pgrst_first.row) AS pgrst_pk WHERE pgrst_pk.key = ANY(")

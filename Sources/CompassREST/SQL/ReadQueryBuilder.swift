@@ -29,29 +29,24 @@ enum ReadQueryBuilder {
                 sql.append(".*")
                 continue
             }
-            sql.append(field: column.field, of: plan.alias)
             if let cast = column.cast {
-                sql.append("::")
+                // The cast wraps the whole path: `->>key::int` casts the value, not the key.
+                sql.append("CAST(")
+                sql.append(field: column.field, of: plan.alias)
+                sql.append(" AS ")
                 sql.append(cast)
+                sql.append(")")
+            } else {
+                sql.append(field: column.field, of: plan.alias)
             }
             if let key = column.key {
                 sql.append(" AS ")
                 sql.append(identifier: key)
             }
         }
-        for embed in plan.embeds {
+        for output in embedOutputs(plan) {
             separator()
-            let alias = embed.plan.alias
-            if embed.relationship.isToOne {
-                sql.append("row_to_json(")
-                sql.append(identifier: alias)
-                sql.append(".*)::jsonb AS ")
-            } else {
-                sql.append("COALESCE(")
-                sql.append(column: alias, of: alias)
-                sql.append(", '[]'::jsonb) AS ")
-            }
-            sql.append(identifier: embed.name)
+            sql.append(output)
         }
         if outputs == 0 { sql.append("NULL") }
         sql.append(" FROM ")
@@ -61,18 +56,15 @@ enum ReadQueryBuilder {
         }
         sql.append(" AS ")
         sql.append(identifier: plan.alias)
+        if let junction = parent?.relationship.junction {
+            sql.append(junctionJoin(junction, schema: schema, alias: plan.alias))
+        }
         for embed in plan.embeds {
             sql.append(join(embed, schema: schema, parentAlias: plan.alias))
         }
         var conditions: [SQLBuilder] = []
         if let parent {
-            var join = SQLBuilder()
-            join.append(parent.relationship.columns, separator: " AND ") { sql, pair in
-                sql.append(column: pair.1, of: plan.alias)
-                sql.append(" = ")
-                sql.append(column: pair.0, of: parent.alias)
-            }
-            conditions.append(join)
+            conditions.append(parentLink(parent.relationship, alias: plan.alias, parentAlias: parent.alias))
         }
         if !plan.conditions.isEmpty {
             var filters = SQLBuilder()
@@ -101,43 +93,10 @@ enum ReadQueryBuilder {
         }
     }
 
-    /// `LEFT|INNER JOIN LATERAL (…) AS alias ON …` for one embed.
-    private static func join(_ embed: EmbedPlan, schema: String, parentAlias: String) -> SQLBuilder {
-        let alias = embed.plan.alias
-        let child = select(embed.plan, schema: schema, from: .table, parent: (parentAlias, embed.relationship))
-        var sql = SQLBuilder()
-        sql.append(embed.isInner ? " INNER JOIN LATERAL (" : " LEFT JOIN LATERAL (")
-        if embed.relationship.isToOne {
-            sql.append(child)
-            sql.append(") AS ")
-            sql.append(identifier: alias)
-            sql.append(" ON TRUE")
-        } else {
-            sql.append("SELECT json_agg(")
-            sql.append(identifier: alias)
-            sql.append(")::jsonb AS ")
-            sql.append(identifier: alias)
-            sql.append(" FROM (")
-            sql.append(child)
-            sql.append(") AS ")
-            sql.append(identifier: alias)
-            sql.append(") AS ")
-            sql.append(identifier: alias)
-            sql.append(" ON ")
-            if embed.isInner {
-                sql.append(column: alias, of: alias)
-                sql.append(" IS NOT NULL")
-            } else {
-                sql.append("TRUE")
-            }
-        }
-        return sql
-    }
-
     /// The whole read: the page in a CTE, then the total (when counted), the page's row
     /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for),
     /// the body withheld past `maximumReplyBytes`.
-    static func statement(_ plan: ReadPlan, schema: String, count: Bool, single: Bool, maximumReplyBytes: Int) -> SQLBuilder {
+    static func statement(_ plan: ReadPlan, schema: String, count: Bool, media: ReplyMediaType, maximumReplyBytes: Int) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         sql.append(select(plan, schema: schema, from: .table))
@@ -150,16 +109,27 @@ enum ReadQueryBuilder {
             sql.append("NULL::bigint")
         }
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
-        sql.append(body(single: single))
+        sql.append(body(media))
         sql.append(" AS body, NULL::text AS location FROM (SELECT * FROM pgrst_source) AS _postgrest_t")
         sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
         return sql
     }
 
-    /// The body aggregate: `[]` when empty, or the first row (`null` when none) for a single object.
-    static func body(single: Bool) -> StaticString {
-        single
-            ? "coalesce((json_agg(_postgrest_t)->0)::text, 'null')"
-            : "coalesce(json_agg(_postgrest_t), '[]')::text"
+    /// The body aggregate: `[]` when empty, or the first row (`null` when none) for a single
+    /// object, nulls stripped when asked; for CSV the keys of the first row, then a line per row.
+    static func body(_ media: ReplyMediaType) -> StaticString {
+        switch (media.shape, media.stripsNulls) {
+        case (.array, false): "coalesce(json_agg(_postgrest_t), '[]')::text"
+        case (.array, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)), '[]')::text"
+        case (.singleObject, false): "coalesce((json_agg(_postgrest_t)->0)::text, 'null')"
+        case (.singleObject, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)->0)::text, 'null')"
+        case (.csv, _):
+            // A row's text form is `(a,b,"c d")`: CSV once its parentheses are dropped.
+            """
+            (SELECT coalesce(string_agg(pgrst_keys.key, ','), '') FROM (SELECT json_object_keys(row_to_json(pgrst_first)) AS key \
+            FROM (SELECT * FROM pgrst_source LIMIT 1) AS pgrst_first) AS pgrst_keys) || chr(10) || \
+            coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')
+            """
+        }
     }
 }

@@ -2,9 +2,16 @@
 /// that Postgres types from the column they are compared with (so `eq.A1B2…` compares
 /// `uuid` values, whatever the letter case).
 extension SQLBuilder {
-    /// `"alias"."column"` followed by its JSON path; keys and indexes are parameters.
+    /// `"alias"."column"` followed by its JSON path; keys and indexes are parameters. A path on
+    /// a column that is not json or jsonb (an array, a composite) reads `to_jsonb` of it, as PostgREST.
     mutating func append(field: FieldReference, of alias: String) {
-        append(column: field.name, of: alias)
+        if field.jsonPath.isEmpty || field.isJSON {
+            append(column: field.name, of: alias)
+        } else {
+            append("to_jsonb(")
+            append(column: field.name, of: alias)
+            append(")")
+        }
         for step in field.jsonPath {
             append(step.asText ? "->>" : "->")
             append("(")
@@ -27,13 +34,25 @@ extension SQLBuilder {
             append(negated ? "NOT (" : "(")
             append(members, separator: logicOperator == .and ? " AND " : " OR ") { sql, member in sql.append(condition: member, of: alias) }
             append(")")
+        case .embedPresence(let embedAlias, let isToOne, let present):
+            // A row of nulls is still a row: IS DISTINCT FROM NULL, not IS NOT NULL (as PostgREST).
+            if isToOne {
+                append(identifier: embedAlias)
+            } else {
+                append(column: embedAlias, of: embedAlias)
+            }
+            append(present ? " IS DISTINCT FROM NULL" : " IS NOT DISTINCT FROM NULL")
         }
     }
 
     /// `(column op $n)`, or `NOT (…)` for `not.`.
     mutating func append(filter: Filter, of alias: String) {
         append(filter.negated ? "NOT (" : "(")
-        append(field: filter.field, of: alias)
+        if case .fullText(_, let language, _) = filter.operation {
+            append(searched: filter.field, language: language, of: alias)
+        } else {
+            append(field: filter.field, of: alias)
+        }
         switch filter.operation {
         case .compare(let comparison, let quantifier, let value):
             append(" ")
@@ -65,14 +84,30 @@ extension SQLBuilder {
             append(" @@ ")
             append(fullText.function)
             append("(")
-            if let language {
-                bind(language)
-                append("::regconfig, ")
-            }
+            appendConfiguration(language)
             bind(value)
             append(")")
         }
         append(")")
+    }
+
+    /// The searched side of a full-text filter: a tsvector column as it is, anything else
+    /// (text, json, jsonb, a JSON path) through `to_tsvector` in the filter's configuration.
+    private mutating func append(searched field: FieldReference, language: String?, of alias: String) {
+        if field.jsonPath.isEmpty, field.columnType == "tsvector" {
+            return append(field: field, of: alias)
+        }
+        append("to_tsvector(")
+        appendConfiguration(language)
+        append(field: field, of: alias)
+        append(")")
+    }
+
+    /// `$n::regconfig, ` for a text search configuration, nothing for the server's default.
+    private mutating func appendConfiguration(_ language: String?) {
+        guard let language else { return }
+        bind(language)
+        append("::regconfig, ")
     }
 }
 

@@ -42,6 +42,9 @@ extension SchemaCache {
                 table: foreignKey.foreignTable, foreignTable: foreignKey.table, constraint: foreignKey.constraint,
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
         }
+        for (table, junctions) in Self.manyToMany(tables: tables, relationships: relationships) {
+            relationships[table, default: []].append(contentsOf: junctions)
+        }
         var byName: [String: [FunctionInfo]] = [:]
         for function in functions {
             let inputs = function.arguments
@@ -53,6 +56,31 @@ extension SchemaCache {
                 returnsVoid: function.returnsVoid, returnTable: function.returnTable, volatility: function.volatility))
         }
         self.init(schema: schema, tables: tables, relationships: relationships, functions: byName)
+    }
+}
+
+extension SchemaCache {
+    /// Many-to-many relationships, by origin: for each table whose primary key holds two of its
+    /// many-to-one foreign keys, the two tables they reference, each seen from the other.
+    static func manyToMany(tables: [String: TableInfo], relationships: [String: [Relationship]]) -> [String: [Relationship]] {
+        var result: [String: [Relationship]] = [:]
+        for (name, table) in tables.sorted(by: { $0.key < $1.key }) where !table.primaryKey.isEmpty {
+            let primaryKey = Set(table.primaryKey)
+            let keys = (relationships[name] ?? []).filter { $0.cardinality == .manyToOne && !$0.isSelf }
+            for source in keys {
+                for target in keys where target.constraint != source.constraint {
+                    let used = Set(source.columns.map(\.0) + target.columns.map(\.0))
+                    guard used.isSubset(of: primaryKey) else { continue }
+                    let junction = Junction(
+                        table: name, sourceConstraint: source.constraint, targetConstraint: target.constraint,
+                        sourceColumns: source.columns.map { ($0.1, $0.0) }, targetColumns: target.columns.map { ($0.1, $0.0) })
+                    result[source.foreignTable, default: []].append(Relationship(
+                        table: source.foreignTable, foreignTable: target.foreignTable, constraint: "", columns: [],
+                        cardinality: .manyToMany, holdsForeignKey: false, junction: junction))
+                }
+            }
+        }
+        return result
     }
 }
 

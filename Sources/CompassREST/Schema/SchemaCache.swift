@@ -84,29 +84,31 @@ public struct ColumnInfo: Sendable, Hashable {
 public struct Relationship: Sendable, Hashable {
     /// How many rows of ``foreignTable`` belong to one row of ``table``.
     public enum Cardinality: String, Sendable, Hashable {
-        case manyToOne = "many-to-one", oneToMany = "one-to-many", oneToOne = "one-to-one"
+        case manyToOne = "many-to-one", oneToMany = "one-to-many", oneToOne = "one-to-one", manyToMany = "many-to-many"
     }
 
     /// The table the embed starts from.
     public var table: String
     /// The embedded table.
     public var foreignTable: String
-    /// The constraint's name.
+    /// The constraint's name (empty for many-to-many: see ``junction``).
     public var constraint: String
-    /// Column pairs: (column of ``table``, column of ``foreignTable``).
+    /// Column pairs: (column of ``table``, column of ``foreignTable``); empty for many-to-many.
     public var columns: [(String, String)]
     public var cardinality: Cardinality
     /// For one-to-one: whether ``table`` holds the foreign key.
     public var holdsForeignKey: Bool
+    /// For many-to-many: the table whose rows pair the two.
+    public var junction: Junction?
 
     /// Whether the embed returns one object (else an array).
-    public var isToOne: Bool { cardinality != .oneToMany }
+    public var isToOne: Bool { cardinality != .oneToMany && cardinality != .manyToMany }
     /// Both ends are the same table.
     public var isSelf: Bool { table == foreignTable }
 
     public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
         lhs.table == rhs.table && lhs.foreignTable == rhs.foreignTable && lhs.constraint == rhs.constraint
-            && lhs.cardinality == rhs.cardinality && lhs.columns.elementsEqual(rhs.columns, by: ==)
+            && lhs.cardinality == rhs.cardinality && lhs.columns.elementsEqual(rhs.columns, by: ==) && lhs.junction == rhs.junction
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -114,6 +116,30 @@ public struct Relationship: Sendable, Hashable {
         hasher.combine(foreignTable)
         hasher.combine(constraint)
         hasher.combine(cardinality)
+    }
+}
+
+/// The table between the two ends of a many-to-many relationship: its foreign keys to both
+/// are part of its primary key, as PostgREST requires of a junction.
+public struct Junction: Sendable, Hashable {
+    /// The junction table.
+    public var table: String
+    /// Its foreign key to the origin, and to the embedded table.
+    public var sourceConstraint: String
+    public var targetConstraint: String
+    /// (column of the origin, column of the junction) pairs.
+    public var sourceColumns: [(String, String)]
+    /// (column of the embedded table, column of the junction) pairs.
+    public var targetColumns: [(String, String)]
+
+    public static func == (lhs: Junction, rhs: Junction) -> Bool {
+        lhs.table == rhs.table && lhs.sourceConstraint == rhs.sourceConstraint && lhs.targetConstraint == rhs.targetConstraint
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(table)
+        hasher.combine(sourceConstraint)
+        hasher.combine(targetConstraint)
     }
 }
 

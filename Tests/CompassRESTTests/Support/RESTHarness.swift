@@ -9,7 +9,8 @@ import HummingbirdTesting
 import NIOCore
 import Postgres
 
-/// The `/rest/v1` routes on their own router over a fresh demo database, driven in-process.
+/// The `/rest/v1` routes on their own router over a fresh demo database, served on a local
+/// port and driven over real HTTP.
 struct RESTHarness {
     static let secret = "rest-tests-secret-0123456789abcdef0123"
     let database: TestDatabase
@@ -36,7 +37,8 @@ struct RESTHarness {
             try await pool.withRunning { _ in
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask { try await api.reloadService.run() }
-                    try await Application(router: router).test(.router) { client in
+                    let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+                    try await application.test(.live) { client in
                         try await body(RESTHarness(database: database, api: api, pool: pool, client: client, keys: keys, issuer: issuer))
                     }
                     tasks.cancelAll()
@@ -59,10 +61,20 @@ struct RESTHarness {
         if body != nil { fields[.contentType] = "application/json" }
         for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
         return try await client.execute(
-            uri: "/rest/v1/" + path, method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
+            uri: "/rest/v1/" + Self.encodingUnsafeCharacters(path), method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
         ) { response in
             RESTResponse(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
         }
+    }
+
+    /// `path` with the characters a request line may not carry (`>`, space, quotes, braces…)
+    /// percent-encoded, as HTTP clients send them; `%` escapes already there are kept.
+    static func encodingUnsafeCharacters(_ path: String) -> String {
+        let unsafe: Set<Character> = [" ", "\"", "<", ">", "{", "}", "|", "\\", "^", "`"]
+        return path.map { character in
+            guard unsafe.contains(character) else { return String(character) }
+            return character.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+        }.joined()
     }
 
     /// A superuser query on the test database (fixtures and checks that bypass RLS).

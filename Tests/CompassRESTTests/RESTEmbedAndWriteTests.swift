@@ -1,0 +1,122 @@
+import Foundation
+import Postgres
+import Testing
+
+@testable import CompassREST
+
+/// Many-to-many and spread embeds, CSV, `PUT`, `Prefer: tx=` and `max-affected`, as PostgREST serves them.
+@Suite("REST embeds, CSV and write preferences")
+struct RESTEmbedAndWriteTests {
+    static let marcusPost = "b0000000-0000-4000-8000-000000000002"
+    static let jordanPost = "b0000000-0000-4000-8000-000000000004"
+
+    @Test func manyToManyEmbedsGoThroughTheJunction() async throws {
+        try await RESTHarness.with { rest in
+            let liked = try await rest.request(
+                .get, "profiles?select=username,liked:posts!likes(id,caption)&user_id=eq.\(Demo.sofia)", token: rest.serviceToken)
+            #expect(liked.status == 200)
+            let posts = (liked.array.first?["liked"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(posts.sorted() == [Self.marcusPost, Self.jordanPost])
+            let likers = try await rest.request(
+                .get, "posts?select=id,profiles!likes(username)&profiles.username=eq.nobody&profiles=not.is.null", token: rest.serviceToken)
+            #expect(likers.body == "[]")
+            let ambiguous = try await rest.request(.get, "profiles?select=posts(caption)", token: rest.serviceToken)
+            #expect(ambiguous.isError("PGRST201", status: 300))
+            #expect((ambiguous.object["hint"] as? String)?.contains("'posts!likes'") == true)
+            let details = ambiguous.object["details"] as? [[String: Any]] ?? []
+            #expect(details.contains { $0["cardinality"] as? String == "many-to-many" && $0["relationship"] as? String == "likes using likes_user_id_fkey(user_id) and likes_post_id_fkey(post_id)" })
+        }
+    }
+
+    @Test func spreadEmbedsLiftTheirKeys() async throws {
+        try await RESTHarness.with { rest in
+            let token = try await rest.token(Demo.sofia)
+            let toOne = try await rest.request(
+                .get, "interactions?select=subject,...schools(school:name,...family_units(family:name))&id=eq.1a000000-0000-4000-8000-000000000001",
+                token: token)
+            #expect(toOne.status == 200)
+            #expect(toOne.array.first?.keys.sorted() == ["family", "school", "subject"])
+            #expect(toOne.array.first?["school"] as? String == "Stanford University")
+            let toMany = try await rest.request(
+                .get, "schools?select=name,...coaches(first_name)&coaches.order=first_name&id=eq.\(Demo.stanford)", token: token)
+            #expect(toMany.array.first?["first_name"] as? [String] == ["Erin", "Tomas"])
+            let empty = try await rest.request(
+                .get, "schools?select=name,...coaches(first_name)&coaches.first_name=eq.Nobody&id=eq.\(Demo.stanford)", token: token)
+            #expect((empty.array.first?["first_name"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func csvReplies() async throws {
+        try await RESTHarness.with { rest in
+            let token = try await rest.token(Demo.sofia)
+            let csv = try await rest.request(
+                .get, "schools?select=name,status&order=name&limit=2", token: token, headers: ["Accept": "text/csv"])
+            #expect(csv.status == 200)
+            #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+            #expect(csv.body == "name,status\n\"Stanford University\",interested\nUCLA,visited")
+        }
+    }
+
+    @Test func putInsertsOrReplacesTheRowItsKeyNames() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let prefer = ["Prefer": "return=representation"]
+            let created = try await rest.request(.put, "rest_samples?id=eq.3", headers: prefer, body: #"{"id": 3, "note": "new"}"#)
+            #expect(created.status == 201)
+            #expect(created.array.first?["note"] as? String == "new")
+            let replaced = try await rest.request(
+                .put, "rest_samples?id=eq.3", headers: prefer, body: #"[{"id": 3, "note": "replaced"}, {"id": 4, "note": "ignored"}]"#)
+            #expect(replaced.status == 200)
+            #expect(replaced.array.map { $0["note"] as? String } == ["replaced"])
+            let minimal = try await rest.request(.put, "rest_samples?id=eq.3", body: #"{"id": 3, "note": "again"}"#)
+            #expect(minimal.status == 204)
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE id >= 3") == 1)
+
+            let mismatch = try await rest.request(.put, "rest_samples?id=eq.5", body: #"{"id": 6}"#)
+            #expect(mismatch.isError("PGRST115", status: 400))
+            let partial = try await rest.request(.put, "rest_samples?note=eq.x", body: #"{"id": 6}"#)
+            #expect(partial.isError("PGRST105", status: 405))
+            let negated = try await rest.request(.put, "rest_samples?id=not.eq.5", body: #"{"id": 5}"#)
+            #expect(negated.isError("PGRST105", status: 405))
+            let limited = try await rest.request(.put, "rest_samples?id=eq.5&limit=1", body: #"{"id": 5}"#)
+            #expect(limited.isError("PGRST114", status: 400))
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE id >= 5") == 0)
+        }
+    }
+
+    @Test func rollbackAndMaxAffectedPreferences() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let rolledBack = try await rest.request(
+                .patch, "rest_samples?id=eq.1", headers: ["Prefer": "return=representation, tx=rollback"], body: #"{"note": "draft"}"#)
+            #expect(rolledBack.status == 200)
+            #expect(rolledBack.array.first?["note"] as? String == "draft")
+            #expect(rolledBack.header("Preference-Applied") == "return=representation, tx=rollback")
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE note = 'draft'") == 0)
+
+            let tooMany = try await rest.request(.delete, "rest_samples?id=gt.0", headers: ["Prefer": "handling=strict, max-affected=1"])
+            #expect(tooMany.isError("PGRST124", status: 400))
+            #expect(tooMany.object["details"] as? String == "The query affects 2 rows")
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples") == 2)
+            let withinLimit = try await rest.request(.delete, "rest_samples?id=eq.2", headers: ["Prefer": "handling=strict, max-affected=1"])
+            #expect(withinLimit.status == 204)
+            #expect(withinLimit.header("Preference-Applied") == "handling=strict, max-affected=1")
+            let lenient = try await rest.request(.delete, "rest_samples?id=gt.0", headers: ["Prefer": "max-affected=0"])
+            #expect(lenient.status == 204)
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples") == 0)
+        }
+    }
+
+    @Test func rollbackCanBeTurnedOff() async throws {
+        var configuration = RESTConfiguration()
+        configuration.transactionEnd = .commit
+        try await RESTHarness.with(configuration: configuration) { rest in
+            try await rest.addSamples()
+            let committed = try await rest.request(
+                .patch, "rest_samples?id=eq.1", headers: ["Prefer": "tx=rollback"], body: #"{"note": "kept"}"#)
+            #expect(committed.status == 204)
+            #expect(committed.header("Preference-Applied") == nil)
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE note = 'kept'") == 1)
+        }
+    }
+}

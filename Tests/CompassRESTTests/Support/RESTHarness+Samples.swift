@@ -1,0 +1,37 @@
+import Foundation
+import Postgres
+
+/// A small table of the shapes the demo schema lacks (an array, a composite, a tsvector),
+/// for reads and writes on them; created only in the tests that ask for it.
+extension RESTHarness {
+    static let samplesSQL = """
+        CREATE TYPE public.rest_pair AS (r numeric, i numeric);
+        CREATE TABLE public.rest_samples (
+            id      int PRIMARY KEY,
+            numbers int[] NOT NULL DEFAULT '{}',
+            pair    public.rest_pair,
+            words   tsvector,
+            note    text
+        );
+        GRANT SELECT, INSERT, UPDATE, DELETE ON public.rest_samples TO anon, authenticated, service_role;
+        INSERT INTO public.rest_samples VALUES
+            (1, '{1,2,3}', ROW(0.5, 0.5), to_tsvector('french', 'Les universités de Paris'), NULL),
+            (2, '{11,12,13}', ROW(0.6, 0.6), to_tsvector('english', 'The universities of Boston'), 'second');
+        """
+
+    /// Creates `public.rest_samples` and reloads the schema cache so that it is served.
+    func addSamples() async throws {
+        let connection = try await database.connect()
+        do {
+            try await connection.executeScript(unsafeSQL: Self.samplesSQL)
+            await connection.close()
+        } catch {
+            await connection.close()
+            throw error
+        }
+        _ = try await api.store.reload()
+    }
+
+    /// A service-role bearer: the requests see every row, as the checks beside them do.
+    var serviceToken: String { keys.serviceRole }
+}
