@@ -16,6 +16,8 @@ import JWTKit
 /// (``ClaimValue``) and time stays `Double`.
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
+    /// Tokens already verified (their time claims are checked again on every use).
+    let cache = VerifiedTokenCache()
 
     /// Prepares the key; the secret is used as its UTF-8 bytes, like Supabase's JWT secret.
     public init(secret: String) async throws(JWTSecretError) {
@@ -26,6 +28,9 @@ public struct AccessTokenVerifier: Sendable {
     public func verify(_ token: String, now: Date = Date(), expiry: ExpiryRule = .optional) async throws(AccessTokenError)
         -> AccessClaims
     {
+        if let cached = cache.entry(for: token) {
+            return try Self.reuse(cached, of: token, now: now, expiry: expiry, cache: cache)
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerText = HS256Text.decodedText(parts[0]),
@@ -47,9 +52,25 @@ public struct AccessTokenVerifier: Sendable {
         let lifetime = try TokenLifetime(exp: claims.exp, nbf: claims.nbf, iat: claims.iat)
         try lifetime.check(at: now)
         guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
-        return AccessClaims(
+        let verified = AccessClaims(
             role: role, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,
             sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))
+        cache.insert(.init(claims: verified, lifetime: lifetime), for: token, now: now.timeIntervalSince1970)
+        return verified
+    }
+
+    /// A cached token: the checks that depend on the caller and the clock, in the order `verify` makes them.
+    private static func reuse(
+        _ entry: VerifiedTokenCache.Entry, of token: String, now: Date, expiry: ExpiryRule, cache: VerifiedTokenCache
+    ) throws(AccessTokenError) -> AccessClaims {
+        if entry.lifetime.expiresAt == nil, expiry == .required { throw .missingClaims(.roleOrExpiryMissing) }
+        do {
+            try entry.lifetime.check(at: now)
+        } catch {
+            if case .expired = error { cache.remove(token) }
+            throw error
+        }
+        return entry.claims
     }
 
     /// `text` decoded as `T`, or nil when it is not a JSON object of that shape.
