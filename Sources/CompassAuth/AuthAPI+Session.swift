@@ -6,12 +6,15 @@ import Hummingbird
 
 /// Sign-up, sign-in, refresh, the current user and sign-out.
 extension AuthAPI {
-    struct Credentials: AuthRequestBody {
+    struct Credentials: AuthRequestBody, PKCERequestBody {
         var email: String?
         var password: String?
         var data: JSONValue?
+        var code_challenge: String?
+        var code_challenge_method: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
-            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data]
+            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data,
+             "code_challenge": code_challenge.map(JSONValue.string), "code_challenge_method": code_challenge_method.map(JSONValue.string)]
         }
     }
 
@@ -40,6 +43,7 @@ extension AuthAPI {
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
         let autoconfirm = configuration.autoconfirm
         let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
         let reply: Result<Response, AuthError> = try await store.transaction { tx in
             guard
                 let user = try await store.insertUser(
@@ -52,13 +56,14 @@ extension AuthAPI {
                 // (GoTrue's 429 here would tell the address has an account).
                 if let existing = try await store.user(email: email, on: tx), existing.emailConfirmedAt == nil {
                     do {
-                        try await mailer.send(.confirmation, to: existing, redirectTo: target, now: sessions.now(), on: tx)
+                        try await mailer.send(
+                            .confirmation, to: existing, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
                     } catch let error as AuthError where error.status == .tooManyRequests {}
                 }
                 return .success(try JSONReply.encoded(decoy))
             }
             guard autoconfirm else {
-                try await mailer.send(.confirmation, to: user, redirectTo: target, now: sessions.now(), on: tx)
+                try await mailer.send(.confirmation, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
                 let mailed = try await store.user(email: email, on: tx) ?? user
                 return .success(try JSONReply.encoded(mailed))
             }
@@ -92,6 +97,8 @@ extension AuthAPI {
             let body = try await decodeBody(request, as: RefreshBody.self)
             guard let token = body.refresh_token, !token.isEmpty else { throw AuthError.refreshTokenNotFound }
             return try JSONReply.encoded(try await sessions.refresh(token))
+        case "pkce":
+            return try JSONReply.encoded(try await exchangeCode(request))
         default:
             throw AuthError(.badRequest, "unsupported_grant_type", "unsupported_grant_type")
         }

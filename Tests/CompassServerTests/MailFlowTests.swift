@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// The account lifecycle with mail, end to end: the official Python client signs up with
-/// confirmation, recovers a password, signs in with a magic link and a code, and asks for a
-/// confirmation again, while a real SMTP server (aiosmtpd, with AUTH) receives every mail.
+/// confirmation, recovers a password, signs in with a magic link and a code, asks for a
+/// confirmation again and goes through PKCE, while a real SMTP server (aiosmtpd, with AUTH)
+/// receives every mail.
 /// Fails (never skips) when the virtualenv cannot be made.
 @Suite("Auth mail flows through a real SMTP server")
 struct MailFlowTests {
@@ -93,5 +94,15 @@ struct MailFlowTests {
         #expect(out["resend_old_code"] as? String == "otp_expired")
         #expect(out["resend_new_code"] as? Bool == true)
         #expect(out["resend_confirmed_no_mail"] as? Bool == true)
+
+        let pkce = out["pkce_link"] as? [String: Any]
+        #expect(pkce?["status"] as? Int == 303)
+        #expect(pkce?["marked"] as? Bool == true)
+        #expect(pkce?["target"] as? String == siteURL + "/reset")
+        #expect(pkce?["code"] as? Bool == true)
+        #expect(pkce?["session_in_url"] as? Bool == false)
+        #expect(out["pkce_wrong_verifier"] as? String == "bad_code_verifier")
+        #expect(out["pkce_session"] as? Bool == true)
+        #expect(out["pkce_replay"] as? String == "flow_state_not_found")
     }
 }

@@ -18,11 +18,18 @@ struct AuthMailer: Sendable {
     let keys: OneTimeTokenKey
     let logger: Logger
 
+    /// Marks a link token whose flow is PKCE (as GoTrue marks it).
+    static let pkcePrefix = "pkce_"
+
     /// `/auth/v1` as mailed links reach it.
     var verifyURL: String { (configuration.externalURL ?? "http://localhost:4000") + "/auth/v1/verify" }
 
-    /// Mails `template` to `user`'s address with a fresh token.
-    func send(_ template: MailTemplate, to user: AuthUser, redirectTo: String, now: Date, on tx: PostgresConnection) async throws {
+    /// Mails `template` to `user`'s address with a fresh token. With a PKCE `challenge` the flow
+    /// is recorded and the link marked (`pkce_`), so opening it yields a code, not a session.
+    func send(
+        _ template: MailTemplate, to user: AuthUser, redirectTo: String, challenge: PKCEChallenge? = nil, now: Date,
+        on tx: PostgresConnection
+    ) async throws {
         guard let email = user.email, let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
         let kind = template.tokenKind
         if let last = try await store.tokenIssuedAt(userID: userID, kind: kind, on: tx) {
@@ -33,7 +40,11 @@ struct AuthMailer: Sendable {
         guard counts["mail:sent", default: .max] <= configuration.mailsPerHour else { throw AuthError.mailRateLimited }
         let token = keys.issue(for: email)
         try await store.saveToken(userID: userID, kind: kind, hash: token.storedHash, sentTo: email, now: now, on: tx)
-        let link = link(token: token.linkToken, type: template.verificationType, redirectTo: redirectTo)
+        if let challenge {
+            try await store.createFlowState(userID: userID, challenge: challenge, method: template.authenticationMethod, now: now, on: tx)
+        }
+        let linkToken = (challenge == nil ? "" : AuthMailer.pkcePrefix) + token.linkToken
+        let link = link(token: linkToken, type: template.verificationType, redirectTo: redirectTo)
         guard let smtp = configuration.smtp else {
             logger.warning("auth mail not sent: no SMTP server is configured", metadata: ["mail.kind": "\(template.rawValue)"])
             return

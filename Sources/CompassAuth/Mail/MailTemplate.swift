@@ -25,6 +25,16 @@ enum MailTemplate: String, Sendable {
         }
     }
 
+    /// What a session from its link signs in by (the `amr` method; a PKCE flow's method).
+    var authenticationMethod: String {
+        switch self {
+        case .confirmation: "email/signup"
+        case .recovery: "recovery"
+        case .magicLink: "magiclink"
+        case .invite: "invite"
+        }
+    }
+
     /// The token type it issues.
     var tokenKind: OneTimeToken.Kind {
         switch self {

@@ -14,7 +14,8 @@ import time
 import urllib.parse
 
 import httpx
-from supabase import create_client
+from supabase import ClientOptions
+from supabase import create_client as create_pkce_client
 from supabase_auth.errors import AuthApiError
 
 url, anon, maildir, site = sys.argv[1:5]
@@ -54,6 +55,11 @@ def open_link(link):
     location = reply.headers.get("location", "")
     base, _, fragment = location.partition("#")
     return reply.status_code, base, dict(urllib.parse.parse_qsl(fragment, keep_blank_values=True))
+
+
+def create_client(url, key):
+    """A client in the implicit flow: a link's session comes back in the redirect's fragment."""
+    return create_pkce_client(url, key, options=ClientOptions(flow_type="implicit"))
 
 
 def code_of(call):
@@ -133,5 +139,26 @@ out["resend_new_code"] = create_client(url, anon).auth.verify_otp(
     {"email": "resend@example.com", "token": second["code"], "type": "signup"}).session is not None
 client.auth.resend({"type": "signup", "email": "resend@example.com"})
 out["resend_confirmed_no_mail"] = no_mail()
+
+# PKCE, the Python client's default flow: the link redirects with a code that only the client
+# holding the verifier can exchange for a session.
+pkce = create_pkce_client(url, anon)
+pkce.auth.reset_password_for_email(address, {"redirect_to": "http://app.compass.test/reset"})
+mail = next_mail()
+token = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(mail["link"]).query))["token"]
+status, base, fragment = open_link(mail["link"])
+location = urllib.parse.urlsplit(base)
+code = dict(urllib.parse.parse_qsl(location.query)).get("code")
+out["pkce_link"] = {"status": status, "marked": token.startswith("pkce_"), "target": f"{location.scheme}://{location.netloc}{location.path}",
+                    "code": code is not None, "session_in_url": "access_token" in fragment}
+stranger = create_pkce_client(url, anon)
+out["pkce_wrong_verifier"] = code_of(lambda: stranger.auth.exchange_code_for_session({"auth_code": code, "code_verifier": "x" * 43}))
+pkce.auth.reset_password_for_email(address, {"redirect_to": "http://app.compass.test/reset"})
+mail = next_mail()
+status, base, fragment = open_link(mail["link"])
+code = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(base).query)).get("code")
+exchanged = pkce.auth.exchange_code_for_session({"auth_code": code})
+out["pkce_session"] = exchanged.session is not None and exchanged.user.email == address
+out["pkce_replay"] = code_of(lambda: pkce.auth.exchange_code_for_session({"auth_code": code, "code_verifier": "y" * 43}))
 
 print(json.dumps(out))
