@@ -57,6 +57,7 @@ extension AuthAPI.VerificationType {
         case .invite: MailTemplate.invite.authenticationMethod
         case .recovery: MailTemplate.recovery.authenticationMethod
         case .magiclink: MailTemplate.magicLink.authenticationMethod
+        case .emailChange: MailTemplate.emailChange.authenticationMethod
         case .email: nil
         }
     }

@@ -12,8 +12,11 @@ extension AuthAPI {
         var data: JSONValue?
         var code_challenge: String?
         var code_challenge_method: String?
+        /// `PUT /user`: the code from `/reauthenticate`.
+        var nonce: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
             ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data,
+             "nonce": nonce.map(JSONValue.string),
              "code_challenge": code_challenge.map(JSONValue.string), "code_challenge_method": code_challenge_method.map(JSONValue.string)]
         }
     }
@@ -34,8 +37,9 @@ extension AuthAPI {
     /// after the same bcrypt, with no identities (the one sign GoTrue gives apps, documented by
     /// Supabase), and an account still unconfirmed gets its confirmation mail again. A new
     /// account with confirmation on gets a confirmation mail (``AuthMailer``).
-    func signUp(_ request: Request) async throws -> Response {
+    func signUp(_ request: Request, address: String) async throws -> Response {
         let body = try await decodeBody(request, as: Credentials.self)
+        if body.email == nil, body.password == nil { return try await signUpAnonymously(body, address: address) }
         let email = try AuthAPI.email(body.email)
         guard let password = body.password, !password.isEmpty else { throw AuthError.validation("Signup requires a valid password") }
         try checkStrength(password)
@@ -70,6 +74,23 @@ extension AuthAPI {
             return .success(try JSONReply.encoded(try await sessions.startSession(for: user, on: tx)))
         }
         return try reply.get()
+    }
+
+    /// `POST /signup` with neither email nor password: an anonymous account and its session
+    /// (`is_anonymous` in the user and the token, `amr` method `anonymous`), when
+    /// ``AuthConfiguration/anonymousUsers`` allows them; a budget per client address per hour.
+    func signUpAnonymously(_ body: Credentials, address: String) async throws -> Response {
+        guard configuration.anonymousUsers else {
+            throw AuthError(.unprocessableContent, "anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+        }
+        let metadata = body.data ?? .object([:])
+        guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
+        _ = try await limiter.admitAnonymousSignUp(address: address, now: sessions.now())
+        let session = try await store.transaction { tx in
+            guard let user = try await store.insertAnonymousUser(userMetadata: metadata, on: tx) else { throw AuthError.internalError }
+            return try await sessions.startSession(for: user, method: "anonymous", on: tx)
+        }
+        return try JSONReply.encoded(session)
     }
 
     /// `POST /token?grant_type=password|refresh_token`.
@@ -130,7 +151,12 @@ extension AuthAPI {
         return try JSONReply.encoded(user)
     }
 
-    /// `PUT /user`: a new password and/or metadata merged into `user_metadata`.
+    /// `PUT /user`: a new password, metadata merged into `user_metadata`, and/or a new email.
+    ///
+    /// A new email is mailed for confirmation to it and to the current address (both must be
+    /// confirmed at `/verify type=email_change`), as GoTrue's secure email change; an anonymous
+    /// account with autoconfirm on takes it at once. With ``AuthConfiguration/securePasswordChange``
+    /// a new password needs the `nonce` from `/reauthenticate` unless the session is under a day old.
     func updateCurrentUser(_ request: Request) async throws -> Response {
         let (userID, session) = try await signedIn(request)
         let body = try await decodeBody(request, as: UserUpdate.self)
@@ -138,14 +164,41 @@ extension AuthAPI {
         if let data = body.data, case .object = data {} else if body.data != nil {
             throw AuthError.validation("user metadata must be an object")
         }
+        let newEmail = try body.email.flatMap { text throws(AuthError) in text.isEmpty ? nil : try AuthAPI.email(text) }
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
+        let now = sessions.now()
         let user = try await store.transaction { tx -> AuthUser? in
-            guard try await store.sessionUser(session: session, userID: userID, on: tx) != nil else { return nil }
-            if let email = body.email, try AuthAPI.email(email) != (try await store.user(id: userID, on: tx))?.email {
-                throw AuthError(.unprocessableContent, "email_change_not_supported", "Changing the email address is not supported")
+            guard let current = try await store.sessionUser(session: session, userID: userID, on: tx) else { return nil }
+            let changingEmail = newEmail != nil && newEmail != current.email
+            if current.isAnonymous, body.password?.isEmpty == false, !changingEmail {
+                throw AuthError(
+                    .unprocessableContent, "validation_failed",
+                    "Updating password of an anonymous user without an email or phone is not allowed")
+            }
+            if let password = body.password, !password.isEmpty {
+                try await checkReauthentication(nonce: body.nonce, user: current, session: session, now: now, on: tx)
             }
             // A new password signs out every other session; this one stays (GoTrue's UpdatePassword).
-            return try await store.updateUser(
+            var updated = try await store.updateUser(
                 id: userID, password: body.password, keepingSession: session, userMetadata: body.data, on: tx)
+            if let newEmail, changingEmail, let user = updated {
+                if try await store.user(email: newEmail, on: tx) != nil { throw AuthError.emailExists }
+                if current.isAnonymous, configuration.autoconfirm {
+                    updated = try await store.completeEmailChange(userID: userID, to: newEmail, on: tx)
+                } else {
+                    try await store.beginEmailChange(userID: userID, to: newEmail, on: tx)
+                    if let address = current.email {
+                        try await mailer.send(
+                            .emailChange, to: user, address: address, kind: .emailChangeCurrent, redirectTo: target, now: now, on: tx)
+                    }
+                    try await mailer.send(
+                        .emailChange, to: user, address: newEmail, kind: .emailChangeNew, redirectTo: target, challenge: challenge,
+                        now: now, on: tx)
+                    updated = try await store.user(id: userID, on: tx)
+                }
+            }
+            return updated
         }
         guard let user else { throw AuthError.sessionNotFound }
         return try JSONReply.encoded(user)

@@ -10,12 +10,14 @@ extension AuthAPI {
     /// The `type` of a verification, and which stored tokens it may redeem.
     enum VerificationType: String, Sendable {
         case signup, invite, recovery, magiclink, email
+        case emailChange = "email_change"
 
         var tokenKinds: [OneTimeToken.Kind] {
             switch self {
             case .signup, .invite: [.confirmation]
             case .recovery, .magiclink: [.recovery]
             case .email: [.confirmation, .recovery]
+            case .emailChange: [.emailChangeNew, .emailChangeCurrent]
             }
         }
 
@@ -55,7 +57,10 @@ extension AuthAPI {
             throw AuthError.validation("Verify requires either a token or a token hash")
         }
         let session = try await redeem(linkToken, type: type, address: address, refusal: .otpExpired) { user, tx in
-            try await sessions.startSession(for: user, method: "otp", on: tx)
+            try await finishVerification(of: user, type: type, on: tx)
+        }
+        guard let session else {
+            return JSONReply.object(status: .ok, ["msg": AuthAPI.oneConfirmationAccepted, "code": "200"])
         }
         return try JSONReply.encoded(session)
     }
@@ -78,15 +83,16 @@ extension AuthAPI {
                     try await issueAuthCode(for: user, type: type, on: tx)
                 }
                 target = AuthAPI.appending(query: [("code", code)], to: target)
-            } else {
-                let session = try await redeem(token, type: type, address: address, refusal: .linkExpired) { user, tx in
-                    try await sessions.startSession(for: user, method: "otp", on: tx)
-                }
+            } else if let session = try await redeem(token, type: type, address: address, refusal: .linkExpired, then: { user, tx in
+                try await finishVerification(of: user, type: type, on: tx)
+            }) {
                 fragment = [
                     ("access_token", session.accessToken), ("expires_at", String(session.expiresAt)),
                     ("expires_in", String(session.expiresIn)), ("refresh_token", session.refreshToken),
                     ("token_type", session.tokenType), ("type", type.rawValue),
                 ]
+            } else {
+                fragment = [("message", AuthAPI.oneConfirmationAccepted), ("sb", "")]
             }
         } catch let error as AuthError where error.status.code < 500 {
             let kind = error.status == .tooManyRequests ? "temporarily_unavailable" : "access_denied"
@@ -114,13 +120,27 @@ extension AuthAPI {
                 now.timeIntervalSince(match.createdAt) <= configuration.otpExpiry
             else { return .failure(refusal) }
             // Holding the address proves it: a recovery or magic link confirms it too (as GoTrue).
-            guard let user = try await store.updateUser(id: match.userID, confirmEmail: true, on: tx) else { return .failure(refusal) }
-            try await store.deleteTokens(userID: match.userID, on: tx)
+            // An email change keeps the other address's token until it is confirmed as well.
+            let changing = type == .emailChange
+            guard let user = try await (changing ? store.user(id: match.userID, on: tx) : store.updateUser(id: match.userID, confirmEmail: true, on: tx))
+            else { return .failure(refusal) }
+            try await store.deleteTokens(userID: match.userID, keeping: changing ? [.emailChangeNew, .emailChangeCurrent] : [], on: tx)
             return .success(try await finish(user, tx))
         }
         // A redeemed token was no guess.
         if case .success = outcome { try? await limiter.refund(attempt) }
         return try outcome.get()
+    }
+
+    /// The message for the first of two email-change confirmations (GoTrue's words).
+    static let oneConfirmationAccepted = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+
+    /// A session for a verified user; for an email change, once both addresses confirmed (nil before).
+    func finishVerification(of user: AuthUser, type: VerificationType, on tx: PostgresConnection) async throws -> AuthSession? {
+        guard type == .emailChange else { return try await sessions.startSession(for: user, method: "otp", on: tx) }
+        guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        guard let changed = try await store.completeEmailChange(userID: userID, on: tx) else { return nil }
+        return try await sessions.startSession(for: changed, method: "email_change", on: tx)
     }
 
     /// `base#key=value&…`, form-encoded as GoTrue writes the fragment.

@@ -3,6 +3,7 @@ reading each mail from the SMTP server's directory. Prints one JSON object of ou
 
 usage: mail_flows.py URL ANON_KEY MAIL_DIRECTORY SITE_URL
 """
+import base64
 import email
 import email.policy
 import glob
@@ -139,6 +140,37 @@ out["resend_new_code"] = create_client(url, anon).auth.verify_otp(
     {"email": "resend@example.com", "token": second["code"], "type": "signup"}).session is not None
 client.auth.resend({"type": "signup", "email": "resend@example.com"})
 out["resend_confirmed_no_mail"] = no_mail()
+
+# Email change: both addresses get a code; the address changes when both are confirmed.
+changer = create_client(url, anon)
+changer.auth.sign_in_with_password({"email": address, "password": "second-password"})
+out["change_pending"] = changer.auth.update_user({"email": "changed.parent@example.com"}).user.new_email
+mails = {m["to"]: m for m in (next_mail(), next_mail())}
+old_mail, new_mail = mails.get(address), mails.get("changed.parent@example.com")
+out["change_subjects"] = [old_mail and old_mail["subject"], new_mail and new_mail["subject"]]
+first = changer.auth.verify_otp({"email": address, "token": old_mail["code"], "type": "email_change"})
+out["change_after_first"] = first.session is not None
+status, base, fragment = open_link(new_mail["link"])
+out["change_second"] = {"status": status, "type": fragment.get("type"), "has_token": "access_token" in fragment}
+out["changed_sign_in"] = create_client(url, anon).auth.sign_in_with_password(
+    {"email": "changed.parent@example.com", "password": "second-password"}).session is not None
+address = "changed.parent@example.com"
+
+# Anonymous sign-in, then linking an address (one code, to the new address) and a password.
+guest = create_client(url, anon)
+anonymous = guest.auth.sign_in_anonymously()
+payload = anonymous.session.access_token.split(".")[1]
+claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+out["anonymous"] = {"user": anonymous.user.is_anonymous, "claim": claims.get("is_anonymous"),
+                    "identities": len(anonymous.user.identities or [])}
+guest.auth.update_user({"email": "was.guest@example.com"})
+mail = next_mail()
+linked = guest.auth.verify_otp({"email": "was.guest@example.com", "token": mail["code"], "type": "email_change"})
+out["anonymous_linked"] = {"anonymous": linked.user.is_anonymous, "email": linked.user.email,
+                           "identities": [i.provider for i in linked.user.identities or []]}
+guest.auth.update_user({"password": "guest-password"})
+out["anonymous_password"] = create_client(url, anon).auth.sign_in_with_password(
+    {"email": "was.guest@example.com", "password": "guest-password"}).session is not None
 
 # PKCE, the Python client's default flow: the link redirects with a code that only the client
 # holding the verifier can exchange for a session.
