@@ -22,6 +22,8 @@ extension AuthAPI {
     func addAdminRoutes(to group: RouterGroup<CompassRequestContext>) {
         let api = self
         group.post("admin/users") { request, _ in try await api.createUser(request) }
+        group.post("admin/generate_link") { request, _ in try await api.generateLink(request) }
+        group.post("invite") { request, _ in try await api.invite(request) }
         group.get("admin/users") { request, _ in try await api.listUsers(request) }
         group.get("admin/users/:id") { request, context in try await api.getUser(request, id: context.parameters.get("id")) }
         group.put("admin/users/:id") { request, context in try await api.updateUser(request, id: context.parameters.get("id")) }

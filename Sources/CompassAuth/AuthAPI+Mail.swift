@@ -8,15 +8,18 @@ import Hummingbird
 /// Each answers `{}` whether or not the address has an account (as GoTrue), so they do not
 /// tell who signed up; a mail goes out only to an existing account (or a new one from `/otp`).
 extension AuthAPI {
-    struct MailRequestBody: AuthRequestBody {
+    struct MailRequestBody: AuthRequestBody, PKCERequestBody {
         var email: String?
         var phone: String?
         var type: String?
         var create_user: Bool?
         var data: JSONValue?
+        var code_challenge: String?
+        var code_challenge_method: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
             ["email": email.map(JSONValue.string), "phone": phone.map(JSONValue.string), "type": type.map(JSONValue.string),
-             "data": data]
+             "data": data, "code_challenge": code_challenge.map(JSONValue.string),
+             "code_challenge_method": code_challenge_method.map(JSONValue.string)]
         }
     }
 
@@ -26,9 +29,10 @@ extension AuthAPI {
         guard let raw = body.email, !raw.isEmpty else { throw AuthError.validation("Password recovery requires an email") }
         let email = try AuthAPI.email(raw)
         let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
         try await store.transaction { tx in
             guard let user = try await store.user(email: email, on: tx) else { return }
-            try await mailer.send(.recovery, to: user, redirectTo: target, now: sessions.now(), on: tx)
+            try await mailer.send(.recovery, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
         }
         return JSONReply.text("{}")
     }
@@ -42,6 +46,7 @@ extension AuthAPI {
         let metadata = body.data ?? .object([:])
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
         let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
         let autoconfirm = configuration.autoconfirm
         try await store.transaction { tx in
             var user = try await store.user(email: email, on: tx)
@@ -51,7 +56,7 @@ extension AuthAPI {
             }
             guard let user else { throw AuthError.internalError }
             let template: MailTemplate = user.emailConfirmedAt == nil ? .confirmation : .magicLink
-            try await mailer.send(template, to: user, redirectTo: target, now: sessions.now(), on: tx)
+            try await mailer.send(template, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
         }
         return JSONReply.text("{}")
     }
@@ -72,9 +77,10 @@ extension AuthAPI {
         guard type == "signup" else { return JSONReply.text("{}") }
         let email = try AuthAPI.email(body.email)
         let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
         try await store.transaction { tx in
             guard let user = try await store.user(email: email, on: tx), user.emailConfirmedAt == nil else { return }
-            try await mailer.send(.confirmation, to: user, redirectTo: target, now: sessions.now(), on: tx)
+            try await mailer.send(.confirmation, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
         }
         return JSONReply.text("{}")
     }

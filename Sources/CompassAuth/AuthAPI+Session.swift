@@ -6,12 +6,18 @@ import Hummingbird
 
 /// Sign-up, sign-in, refresh, the current user and sign-out.
 extension AuthAPI {
-    struct Credentials: AuthRequestBody {
+    struct Credentials: AuthRequestBody, PKCERequestBody {
         var email: String?
         var password: String?
         var data: JSONValue?
+        var code_challenge: String?
+        var code_challenge_method: String?
+        /// `PUT /user`: the code from `/reauthenticate`.
+        var nonce: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
-            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data]
+            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data,
+             "nonce": nonce.map(JSONValue.string),
+             "code_challenge": code_challenge.map(JSONValue.string), "code_challenge_method": code_challenge_method.map(JSONValue.string)]
         }
     }
 
@@ -31,8 +37,9 @@ extension AuthAPI {
     /// after the same bcrypt, with no identities (the one sign GoTrue gives apps, documented by
     /// Supabase), and an account still unconfirmed gets its confirmation mail again. A new
     /// account with confirmation on gets a confirmation mail (``AuthMailer``).
-    func signUp(_ request: Request) async throws -> Response {
+    func signUp(_ request: Request, address: String) async throws -> Response {
         let body = try await decodeBody(request, as: Credentials.self)
+        if body.email == nil, body.password == nil { return try await signUpAnonymously(body, address: address) }
         let email = try AuthAPI.email(body.email)
         guard let password = body.password, !password.isEmpty else { throw AuthError.validation("Signup requires a valid password") }
         try checkStrength(password)
@@ -40,6 +47,7 @@ extension AuthAPI {
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
         let autoconfirm = configuration.autoconfirm
         let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
         let reply: Result<Response, AuthError> = try await store.transaction { tx in
             guard
                 let user = try await store.insertUser(
@@ -52,19 +60,37 @@ extension AuthAPI {
                 // (GoTrue's 429 here would tell the address has an account).
                 if let existing = try await store.user(email: email, on: tx), existing.emailConfirmedAt == nil {
                     do {
-                        try await mailer.send(.confirmation, to: existing, redirectTo: target, now: sessions.now(), on: tx)
+                        try await mailer.send(
+                            .confirmation, to: existing, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
                     } catch let error as AuthError where error.status == .tooManyRequests {}
                 }
                 return .success(try JSONReply.encoded(decoy))
             }
             guard autoconfirm else {
-                try await mailer.send(.confirmation, to: user, redirectTo: target, now: sessions.now(), on: tx)
+                try await mailer.send(.confirmation, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
                 let mailed = try await store.user(email: email, on: tx) ?? user
                 return .success(try JSONReply.encoded(mailed))
             }
             return .success(try JSONReply.encoded(try await sessions.startSession(for: user, on: tx)))
         }
         return try reply.get()
+    }
+
+    /// `POST /signup` with neither email nor password: an anonymous account and its session
+    /// (`is_anonymous` in the user and the token, `amr` method `anonymous`), when
+    /// ``AuthConfiguration/anonymousUsers`` allows them; a budget per client address per hour.
+    func signUpAnonymously(_ body: Credentials, address: String) async throws -> Response {
+        guard configuration.anonymousUsers else {
+            throw AuthError(.unprocessableContent, "anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+        }
+        let metadata = body.data ?? .object([:])
+        guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
+        _ = try await limiter.admitAnonymousSignUp(address: address, now: sessions.now())
+        let session = try await store.transaction { tx in
+            guard let user = try await store.insertAnonymousUser(userMetadata: metadata, on: tx) else { throw AuthError.internalError }
+            return try await sessions.startSession(for: user, method: "anonymous", on: tx)
+        }
+        return try JSONReply.encoded(session)
     }
 
     /// `POST /token?grant_type=password|refresh_token`.
@@ -92,6 +118,8 @@ extension AuthAPI {
             let body = try await decodeBody(request, as: RefreshBody.self)
             guard let token = body.refresh_token, !token.isEmpty else { throw AuthError.refreshTokenNotFound }
             return try JSONReply.encoded(try await sessions.refresh(token))
+        case "pkce":
+            return try JSONReply.encoded(try await exchangeCode(request))
         default:
             throw AuthError(.badRequest, "unsupported_grant_type", "unsupported_grant_type")
         }
@@ -123,7 +151,12 @@ extension AuthAPI {
         return try JSONReply.encoded(user)
     }
 
-    /// `PUT /user`: a new password and/or metadata merged into `user_metadata`.
+    /// `PUT /user`: a new password, metadata merged into `user_metadata`, and/or a new email.
+    ///
+    /// A new email is mailed for confirmation to it and to the current address (both must be
+    /// confirmed at `/verify type=email_change`), as GoTrue's secure email change; an anonymous
+    /// account with autoconfirm on takes it at once. With ``AuthConfiguration/securePasswordChange``
+    /// a new password needs the `nonce` from `/reauthenticate` unless the session is under a day old.
     func updateCurrentUser(_ request: Request) async throws -> Response {
         let (userID, session) = try await signedIn(request)
         let body = try await decodeBody(request, as: UserUpdate.self)
@@ -131,14 +164,41 @@ extension AuthAPI {
         if let data = body.data, case .object = data {} else if body.data != nil {
             throw AuthError.validation("user metadata must be an object")
         }
+        let newEmail = try body.email.flatMap { text throws(AuthError) in text.isEmpty ? nil : try AuthAPI.email(text) }
+        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let challenge = try body.challenge()
+        let now = sessions.now()
         let user = try await store.transaction { tx -> AuthUser? in
-            guard try await store.sessionUser(session: session, userID: userID, on: tx) != nil else { return nil }
-            if let email = body.email, try AuthAPI.email(email) != (try await store.user(id: userID, on: tx))?.email {
-                throw AuthError(.unprocessableContent, "email_change_not_supported", "Changing the email address is not supported")
+            guard let current = try await store.sessionUser(session: session, userID: userID, on: tx) else { return nil }
+            let changingEmail = newEmail != nil && newEmail != current.email
+            if current.isAnonymous, body.password?.isEmpty == false, !changingEmail {
+                throw AuthError(
+                    .unprocessableContent, "validation_failed",
+                    "Updating password of an anonymous user without an email or phone is not allowed")
+            }
+            if let password = body.password, !password.isEmpty {
+                try await checkReauthentication(nonce: body.nonce, user: current, session: session, now: now, on: tx)
             }
             // A new password signs out every other session; this one stays (GoTrue's UpdatePassword).
-            return try await store.updateUser(
+            var updated = try await store.updateUser(
                 id: userID, password: body.password, keepingSession: session, userMetadata: body.data, on: tx)
+            if let newEmail, changingEmail, let user = updated {
+                if try await store.user(email: newEmail, on: tx) != nil { throw AuthError.emailExists }
+                if current.isAnonymous, configuration.autoconfirm {
+                    updated = try await store.completeEmailChange(userID: userID, to: newEmail, on: tx)
+                } else {
+                    try await store.beginEmailChange(userID: userID, to: newEmail, on: tx)
+                    if let address = current.email {
+                        try await mailer.send(
+                            .emailChange, to: user, address: address, kind: .emailChangeCurrent, redirectTo: target, now: now, on: tx)
+                    }
+                    try await mailer.send(
+                        .emailChange, to: user, address: newEmail, kind: .emailChangeNew, redirectTo: target, challenge: challenge,
+                        now: now, on: tx)
+                    updated = try await store.user(id: userID, on: tx)
+                }
+            }
+            return updated
         }
         guard let user else { throw AuthError.sessionNotFound }
         return try JSONReply.encoded(user)

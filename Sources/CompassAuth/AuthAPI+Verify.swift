@@ -3,18 +3,21 @@ import CompassHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Postgres
 
 /// `/verify`: redeeming a mailed link (GET, from a browser) or code (POST, from an app).
 extension AuthAPI {
     /// The `type` of a verification, and which stored tokens it may redeem.
     enum VerificationType: String, Sendable {
         case signup, invite, recovery, magiclink, email
+        case emailChange = "email_change"
 
         var tokenKinds: [OneTimeToken.Kind] {
             switch self {
             case .signup, .invite: [.confirmation]
             case .recovery, .magiclink: [.recovery]
             case .email: [.confirmation, .recovery]
+            case .emailChange: [.emailChangeNew, .emailChangeCurrent]
             }
         }
 
@@ -38,13 +41,14 @@ extension AuthAPI {
         }
     }
 
-    /// `POST /verify` `{type, email, token}` or `{type, token_hash}`: the session, as JSON.
+    /// `POST /verify` `{type, email, token}` or `{type, token_hash}`: the session, as JSON (a
+    /// PKCE-marked token too: the code was typed into the app that asked).
     func verifyCode(_ request: Request, address: String) async throws -> Response {
         let body = try await decodeBody(request, as: VerifyBody.self)
         let type = try VerificationType(body.type)
         let linkToken: String
         if let hash = body.token_hash, !hash.isEmpty {
-            linkToken = hash
+            linkToken = hash.hasPrefix(AuthMailer.pkcePrefix) ? String(hash.dropFirst(AuthMailer.pkcePrefix.count)) : hash
         } else if let code = body.token, !code.isEmpty {
             guard body.phone == nil else { throw AuthError.phoneDisabled }
             let email = try AuthAPI.email(body.email)
@@ -52,60 +56,111 @@ extension AuthAPI {
         } else {
             throw AuthError.validation("Verify requires either a token or a token hash")
         }
-        return try JSONReply.encoded(try await redeem(linkToken, type: type, address: address, refusal: .otpExpired))
+        let session = try await redeem(linkToken, type: type, address: address, refusal: .otpExpired) { user, tx in
+            try await finishVerification(of: user, type: type, on: tx)
+        }
+        guard let session else {
+            return JSONReply.object(status: .ok, ["msg": AuthAPI.oneConfirmationAccepted, "code": "200"])
+        }
+        return try JSONReply.encoded(session)
     }
 
     /// `GET /verify?token=&type=&redirect_to=`: a redirect (303) to the allowed target with the
-    /// session in the fragment, as GoTrue's implicit flow, or with the error there.
+    /// session in the fragment (GoTrue's implicit flow), or for a PKCE link with `?code=` to
+    /// exchange at `/token?grant_type=pkce`; or with the error.
     func verifyLink(_ request: Request, address: String) async throws -> Response {
         let query = request.uri.queryParameters
-        let target = redirects.target(query.get("redirect_to"))
-        let fragment: [(String, String)]
+        var target = redirects.target(query.get("redirect_to"))
+        var token = query.get("token") ?? ""
+        let pkce = token.hasPrefix(AuthMailer.pkcePrefix)
+        if pkce { token.removeFirst(AuthMailer.pkcePrefix.count) }
+        var fragment: [(String, String)] = []
         do {
             let type = try VerificationType(query.get("type"))
-            guard let token = query.get("token"), !token.isEmpty else { throw AuthError.linkExpired }
-            let session = try await redeem(token, type: type, address: address, refusal: .linkExpired)
-            fragment = [
-                ("access_token", session.accessToken), ("expires_at", String(session.expiresAt)),
-                ("expires_in", String(session.expiresIn)), ("refresh_token", session.refreshToken),
-                ("token_type", session.tokenType), ("type", type.rawValue),
-            ]
+            guard !token.isEmpty else { throw AuthError.linkExpired }
+            if pkce {
+                let code = try await redeem(token, type: type, address: address, refusal: .linkExpired) { user, tx in
+                    try await issueAuthCode(for: user, type: type, on: tx)
+                }
+                target = AuthAPI.appending(query: [("code", code)], to: target)
+            } else if let session = try await redeem(token, type: type, address: address, refusal: .linkExpired, then: { user, tx in
+                try await finishVerification(of: user, type: type, on: tx)
+            }) {
+                fragment = [
+                    ("access_token", session.accessToken), ("expires_at", String(session.expiresAt)),
+                    ("expires_in", String(session.expiresIn)), ("refresh_token", session.refreshToken),
+                    ("token_type", session.tokenType), ("type", type.rawValue),
+                ]
+            } else {
+                fragment = [("message", AuthAPI.oneConfirmationAccepted), ("sb", "")]
+            }
         } catch let error as AuthError where error.status.code < 500 {
             let kind = error.status == .tooManyRequests ? "temporarily_unavailable" : "access_denied"
-            fragment = [("error", kind), ("error_code", error.code), ("error_description", error.message), ("sb", "")]
+            let details = [("error", kind), ("error_code", error.code), ("error_description", error.message)]
+            // A PKCE client reads the query; everyone may read the fragment (GoTrue sends both).
+            if pkce { target = AuthAPI.appending(query: details, to: target) }
+            fragment = details + [("sb", "")]
         }
         var headers = HTTPFields()
-        headers[.location] = AuthAPI.appending(fragment: fragment, to: target)
+        headers[.location] = fragment.isEmpty ? target : AuthAPI.appending(fragment: fragment, to: target)
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// Redeems `linkToken` for `type` (once), confirms the address and starts a session signed in by `otp`.
-    func redeem(_ linkToken: String, type: VerificationType, address: String, refusal: AuthError) async throws -> AuthSession {
+    /// Redeems `linkToken` for `type` (once), confirms the address, then runs `finish` for the
+    /// user in the same transaction (a session, or a PKCE code).
+    func redeem<T: Sendable>(
+        _ linkToken: String, type: VerificationType, address: String, refusal: AuthError,
+        then finish: (AuthUser, PostgresConnection) async throws -> T
+    ) async throws -> T {
         let now = sessions.now()
         let attempt = try await limiter.admitVerification(address: address, now: now)
-        let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in
+        let outcome: Result<T, AuthError> = try await store.transaction { tx in
             let hash = OneTimeToken.storedHash(ofLinkToken: linkToken)
             guard let match = try await store.consumeToken(hash: hash, kinds: type.tokenKinds, on: tx),
                 now.timeIntervalSince(match.createdAt) <= configuration.otpExpiry
             else { return .failure(refusal) }
             // Holding the address proves it: a recovery or magic link confirms it too (as GoTrue).
-            guard let user = try await store.updateUser(id: match.userID, confirmEmail: true, on: tx) else { return .failure(refusal) }
-            try await store.deleteTokens(userID: match.userID, on: tx)
-            return .success(try await sessions.startSession(for: user, method: "otp", on: tx))
+            // An email change keeps the other address's token until it is confirmed as well.
+            let changing = type == .emailChange
+            guard let user = try await (changing ? store.user(id: match.userID, on: tx) : store.updateUser(id: match.userID, confirmEmail: true, on: tx))
+            else { return .failure(refusal) }
+            try await store.deleteTokens(userID: match.userID, keeping: changing ? [.emailChangeNew, .emailChangeCurrent] : [], on: tx)
+            return .success(try await finish(user, tx))
         }
         // A redeemed token was no guess.
         if case .success = outcome { try? await limiter.refund(attempt) }
         return try outcome.get()
     }
 
+    /// The message for the first of two email-change confirmations (GoTrue's words).
+    static let oneConfirmationAccepted = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+
+    /// A session for a verified user; for an email change, once both addresses confirmed (nil before).
+    func finishVerification(of user: AuthUser, type: VerificationType, on tx: PostgresConnection) async throws -> AuthSession? {
+        guard type == .emailChange else { return try await sessions.startSession(for: user, method: "otp", on: tx) }
+        guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        guard let changed = try await store.completeEmailChange(userID: userID, on: tx) else { return nil }
+        return try await sessions.startSession(for: changed, method: "email_change", on: tx)
+    }
+
     /// `base#key=value&…`, form-encoded as GoTrue writes the fragment.
     static func appending(fragment: [(String, String)], to base: String) -> String {
+        let withoutFragment = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
+        return withoutFragment + "#" + encoded(fragment)
+    }
+
+    /// `base` with `items` added to its query (before any fragment).
+    static func appending(query items: [(String, String)], to base: String) -> String {
+        let parts = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let head = String(parts[0])
+        let tail = parts.count > 1 ? "#" + parts[1] : ""
+        return head + (head.contains("?") ? "&" : "?") + encoded(items) + tail
+    }
+
+    private static func encoded(_ items: [(String, String)]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let encoded = fragment.map { key, value in
-            key + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        }
-        let withoutFragment = base.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? base
-        return withoutFragment + "#" + encoded.joined(separator: "&")
+        return items.map { key, value in key + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }
+            .joined(separator: "&")
     }
 }

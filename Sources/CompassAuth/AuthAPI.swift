@@ -57,7 +57,7 @@ public struct AuthAPI: CompassAPI {
             .add(middleware: APIKeyMiddleware(verifier: verifier))
         group.get("health") { _, _ in api.health() }
         group.get("settings") { _, _ in api.settings() }
-        group.post("signup") { request, _ in try await api.signUp(request) }
+        group.post("signup") { request, context in try await api.signUp(request, address: context.clientAddress) }
         group.post("token") { request, context in try await api.token(request, address: context.clientAddress) }
         group.get("user") { request, _ in try await api.currentUser(request) }
         group.put("user") { request, _ in try await api.updateCurrentUser(request) }
@@ -65,6 +65,7 @@ public struct AuthAPI: CompassAPI {
         group.post("recover") { request, _ in try await api.recover(request) }
         group.post("otp") { request, _ in try await api.otp(request) }
         group.post("resend") { request, _ in try await api.resend(request) }
+        group.get("reauthenticate") { request, _ in try await api.reauthenticate(request) }
         group.get("verify") { request, context in try await api.verifyLink(request, address: context.clientAddress) }
         group.post("verify") { request, context in try await api.verifyCode(request, address: context.clientAddress) }
         api.addAdminRoutes(to: group)
@@ -99,7 +100,7 @@ public struct AuthAPI: CompassAPI {
     /// `GET /settings`: which sign-in methods exist.
     func settings() -> Response {
         JSONReply.text("""
-            {"disable_signup":false,"external":{"anonymous_users":false,"apple":false,"email":true,"github":false,\
+            {"disable_signup":false,"external":{"anonymous_users":\(configuration.anonymousUsers),"apple":false,"email":true,"github":false,\
             "google":false,"phone":false},"mailer_autoconfirm":\(configuration.autoconfirm),"phone_autoconfirm":false,\
             "sms_provider":"","saml_enabled":false}
             """)

@@ -24,6 +24,9 @@ import Foundation
 /// | `COMPASS_AUTH_MAILER_MIN_INTERVAL` | 60 | seconds before another mail of a kind to one user |
 /// | `COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT` | 30 | mails sent per hour, all users together |
 /// | `COMPASS_AUTH_RATE_LIMIT_VERIFY` | 30 | `/verify` attempts per client address per window |
+/// | `COMPASS_AUTH_SECURE_PASSWORD_CHANGE` | false | `PUT /user {password}` needs the `/reauthenticate` code unless the session is under a day old |
+/// | `COMPASS_AUTH_ANONYMOUS_USERS` | false | `/signup` with no email and password makes an anonymous account |
+/// | `COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS` | 30 | anonymous sign-ups per client address per hour |
 /// | `COMPASS_SMTP_*` | (none) | the SMTP server (``SMTPConfiguration``); without it no mail is sent |
 public struct AuthConfiguration: Sendable, Hashable {
     /// Access-token lifetime in seconds.
@@ -60,6 +63,12 @@ public struct AuthConfiguration: Sendable, Hashable {
     public var mailsPerHour = 30
     /// `/verify` attempts per client address within ``rateLimitWindow``.
     public var verificationsPerAddress = 30
+    /// Whether a password change needs the `/reauthenticate` code when the session is a day old.
+    public var securePasswordChange = false
+    /// Whether anonymous sign-ins are on (GoTrue's `EXTERNAL_ANONYMOUS_USERS_ENABLED`).
+    public var anonymousUsers = false
+    /// Anonymous sign-ups per client address per hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`).
+    public var anonymousSignUpsPerHour = 30
     /// Where mails go; nil sends none (as GoTrue without SMTP settings).
     public var smtp: SMTPConfiguration?
 
@@ -90,6 +99,9 @@ public struct AuthConfiguration: Sendable, Hashable {
         mailsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT") ?? mailsPerHour
         verificationsPerAddress = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_VERIFY") ?? verificationsPerAddress
         smtp = try SMTPConfiguration(reading: environment)
+        anonymousUsers = try environment.boolean("COMPASS_AUTH_ANONYMOUS_USERS") ?? anonymousUsers
+        securePasswordChange = try environment.boolean("COMPASS_AUTH_SECURE_PASSWORD_CHANGE") ?? securePasswordChange
+        anonymousSignUpsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS") ?? anonymousSignUpsPerHour
     }
 
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads only the first 72, so a

@@ -146,6 +146,8 @@ extension AuthError {
         case .recovery: "recovery"
         case .magicLink: "magic link"
         case .invite: "invite"
+        case .emailChange: "email change"
+        case .reauthentication: "reauthentication nonce"
         }
         return AuthError(.internalServerError, "unexpected_failure", "Error sending \(what) email")
     }

@@ -29,10 +29,13 @@ extension AuthStore {
                 SET token_hash = excluded.token_hash, relates_to = excluded.relates_to,
                     created_at = excluded.created_at, updated_at = excluded.updated_at
             """)
-        let column = kind == .recovery ? "recovery_sent_at" : "confirmation_sent_at"
-        if kind == .recovery || kind == .confirmation {
-            try await tx.query("UPDATE auth.users SET \(unescaped: column) = \(now) WHERE id = \(userID)")
+        let column = switch kind {
+        case .recovery: "recovery_sent_at"
+        case .confirmation: "confirmation_sent_at"
+        case .emailChangeNew, .emailChangeCurrent: "email_change_sent_at"
+        case .reauthentication: "reauthentication_sent_at"
         }
+        try await tx.query("UPDATE auth.users SET \(unescaped: column) = \(now) WHERE id = \(userID)")
     }
 
     /// Deletes and returns the token with `hash` if it is of one of `kinds`: a token works once.
@@ -54,8 +57,11 @@ extension AuthStore {
 }
 
 extension AuthStore {
-    /// Drops every mailed token of the user: one redeemed, the others are void (GoTrue clears them).
-    func deleteTokens(userID: UUID, on tx: PostgresConnection) async throws {
-        try await tx.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(userID)")
+    /// Drops the user's mailed tokens but those of `keeping`: one was redeemed, the others are void
+    /// (GoTrue clears them).
+    func deleteTokens(userID: UUID, keeping: [OneTimeToken.Kind] = [], on tx: PostgresConnection) async throws {
+        try await tx.query("""
+            DELETE FROM auth.one_time_tokens WHERE user_id = \(userID) AND NOT token_type = ANY(\(keeping.map(\.rawValue))::text[])
+            """)
     }
 }

@@ -39,7 +39,8 @@ public struct AuthStore: Sendable {
             'email_confirmed_at', \(iso("u.email_confirmed_at")), 'confirmed_at', \(iso("u.email_confirmed_at")),
             'phone', coalesce(u.phone, ''), 'last_sign_in_at', \(iso("u.last_sign_in_at")),
             'confirmation_sent_at', \(iso("u.confirmation_sent_at")), 'recovery_sent_at', \(iso("u.recovery_sent_at")),
-            'invited_at', \(iso("u.invited_at")),
+            'invited_at', \(iso("u.invited_at")), 'new_email', u.email_change,
+            'email_change_sent_at', \(iso("u.email_change_sent_at")),
             'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', \(identitiesJSON),
             'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous
         )::text
@@ -103,7 +104,8 @@ public struct AuthStore: Sendable {
                 SELECT gen_random_uuid() AS id, 'authenticated'::text AS aud, 'authenticated'::text AS role,
                        \(email)::text AS email, NULL::timestamptz AS email_confirmed_at, NULL::text AS phone,
                        NULL::timestamptz AS last_sign_in_at, now() AS confirmation_sent_at, NULL::timestamptz AS recovery_sent_at,
-                       NULL::timestamptz AS invited_at, \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
+                       NULL::timestamptz AS invited_at, NULL::text AS email_change, NULL::timestamptz AS email_change_sent_at,
+                       \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
                        \(userMetadata.jsonText)::jsonb AS raw_user_meta_data, now() AS created_at, now() AS updated_at,
                        false AS is_anonymous
             ) AS u

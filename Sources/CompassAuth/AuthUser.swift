@@ -18,6 +18,9 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var confirmationSentAt: String?
     public var recoverySentAt: String?
     public var invitedAt: String?
+    /// An address waiting for confirmation (`PUT /user {email}`), and when its mails went out.
+    public var newEmail: String?
+    public var emailChangeSentAt: String?
     public var appMetadata: JSONValue
     public var userMetadata: JSONValue
     public var identities: [JSONValue]
@@ -33,6 +36,8 @@ public struct AuthUser: Codable, Sendable, Hashable {
         case confirmationSentAt = "confirmation_sent_at"
         case recoverySentAt = "recovery_sent_at"
         case invitedAt = "invited_at"
+        case newEmail = "new_email"
+        case emailChangeSentAt = "email_change_sent_at"
         case appMetadata = "app_metadata"
         case userMetadata = "user_metadata"
         case createdAt = "created_at"

@@ -22,6 +22,7 @@ public struct SignInRateLimiter: Sendable {
     let perAddress: Int
     let window: TimeInterval
     let verificationsPerAddress: Int
+    let anonymousSignUpsPerAddress: Int
 
     /// One counted attempt, to refund when its password matched.
     struct Attempt: Sendable {
@@ -35,6 +36,7 @@ public struct SignInRateLimiter: Sendable {
         perAddress = configuration.failedSignInsPerAddress
         window = configuration.rateLimitWindow
         verificationsPerAddress = configuration.verificationsPerAddress
+        anonymousSignUpsPerAddress = configuration.anonymousSignUpsPerHour
     }
 
     /// Counts an attempt for `email` from `address`; throws 429 when either budget is spent.
@@ -47,10 +49,15 @@ public struct SignInRateLimiter: Sendable {
         try await admit(["verify:" + address: verificationsPerAddress], now: now)
     }
 
+    /// Counts an anonymous sign-up from `address` (GoTrue's hourly budget per address); never refunded.
+    func admitAnonymousSignUp(address: String, now: Date) async throws -> Attempt {
+        try await admit(["anonymous:" + address: anonymousSignUpsPerAddress], now: now, window: 3600)
+    }
+
     /// Counts one attempt on each key; throws 429 when any key is past its budget.
-    private func admit(_ budgets: [String: Int], now: Date) async throws -> Attempt {
+    private func admit(_ budgets: [String: Int], now: Date, window: TimeInterval? = nil) async throws -> Attempt {
         let keys = budgets.keys.sorted()
-        let counts = try await store.countSignInAttempt(keys: keys, now: now, window: window)
+        let counts = try await store.countSignInAttempt(keys: keys, now: now, window: window ?? self.window)
         let attempt = Attempt(keys: keys)
         guard budgets.allSatisfy({ counts[$0.key, default: .max] <= $0.value }) else {
             try await refund(attempt)

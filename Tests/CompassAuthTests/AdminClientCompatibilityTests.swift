@@ -100,4 +100,43 @@ struct AdminClientCompatibilityTests {
             #expect((maria.object["identities"] as? [[String: Any]])?.first?["provider"] as? String == "email")
         }
     }
+
+    @Test("generate_link returns a working link and code without mailing; invite marks invited_at")
+    func generateLinkAndInvite() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let signup = try await auth.send(
+                .post, "/admin/generate_link", bearer: admin,
+                json: #"{"type":"signup","email":"linked@example.com","password":"linked-pass","data":{"status":"alpha"}}"#)
+            #expect(signup.status == .ok)
+            #expect((signup.object["user_metadata"] as? [String: Any])?["status"] as? String == "alpha")
+            #expect(signup["verification_type"] == "signup")
+            #expect(signup["email_otp"]?.count == 6)
+            let link = try #require(signup["action_link"])
+            let hashed = try #require(signup["hashed_token"])
+            #expect(link.hasPrefix("http://localhost:4000/auth/v1/verify?token=\(hashed)&type=signup"))
+            let verified = try await auth.send(.post, "/verify", json: json(["type": "signup", "token_hash": hashed]))
+            #expect(verified.status == .ok)
+            #expect((verified.object["user"] as? [String: Any])?["email_confirmed_at"] is String)
+
+            let change = try await auth.send(
+                .post, "/admin/generate_link", bearer: admin,
+                json: #"{"type":"email_change_current","email":"linked@example.com","new_email":"moved@example.com"}"#)
+            #expect(change["new_email"] == "moved@example.com")
+            #expect(change["verification_type"] == "email_change_current")
+            #expect(change["action_link"]?.contains("&type=email_change&") == true)
+            let unknown = try await auth.send(.post, "/admin/generate_link", bearer: admin, json: #"{"type":"recovery","email":"nobody@example.com"}"#)
+            #expect(unknown.code == "user_not_found")
+            let bogus = try await auth.send(.post, "/admin/generate_link", bearer: admin, json: #"{"type":"bogus","email":"linked@example.com"}"#)
+            #expect(bogus.code == "validation_failed")
+            #expect(try await auth.send(.post, "/admin/generate_link", json: #"{"type":"signup"}"#).code == "not_admin")
+
+            let invited = try await auth.send(.post, "/invite", bearer: admin, json: #"{"email":"invitee@example.com","data":{"team":"b"}}"#)
+            #expect(invited.status == .ok)
+            #expect(invited["invited_at"] != nil)
+            #expect(invited["email_confirmed_at"] == nil)
+            let taken = try await auth.send(.post, "/invite", bearer: admin, json: #"{"email":"maria.rivera@example.com"}"#)
+            #expect(taken.code == "email_exists")
+        }
+    }
 }

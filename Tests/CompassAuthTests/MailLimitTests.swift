@@ -112,6 +112,16 @@ struct MailLimitTests {
             #expect(try await auth.send(.post, "/resend", json: json(["type": "bogus", "email": Self.maria])).code == "validation_failed")
             #expect(try await auth.send(.post, "/resend", json: json(["type": "signup"])).code == "validation_failed")
             #expect(try await auth.send(.post, "/resend", json: json(["type": "sms", "phone": "+15555550100"])).text == "{}")
+            let halfChallenge = json(["email": Self.maria, "code_challenge": String(repeating: "a", count: 43)])
+            #expect(try await auth.send(.post, "/recover", json: halfChallenge).code == "validation_failed")
+            let shortChallenge = json(["email": Self.maria, "code_challenge": "abc", "code_challenge_method": "s256"])
+            #expect(try await auth.send(.post, "/recover", json: shortChallenge).code == "validation_failed")
+            let noVerifier = try await auth.send(.post, "/token?grant_type=pkce", json: json(["auth_code": "x"]))
+            #expect(noVerifier.code == "validation_failed")
+            let unknownCode = try await auth.send(
+                .post, "/token?grant_type=pkce", json: json(["auth_code": "x", "code_verifier": String(repeating: "v", count: 43)]))
+            #expect(unknownCode.status == .notFound)
+            #expect(unknownCode.code == "flow_state_not_found")
             let noCreate = try await auth.send(.post, "/otp", json: #"{"email":"stranger@example.com","create_user":false}"#)
             #expect(noCreate.code == "otp_disabled")
             let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email = 'stranger@example.com'")
@@ -125,5 +135,23 @@ struct MailLimitTests {
         #expect(!RedirectPolicy.matches("https://evil.example/?https://a.app.example/", pattern: "https://*.app.example/**"))
         #expect(RedirectPolicy.matches("http://localhost:3000/cb", pattern: "http://localhost:3000/cb"))
         #expect(!RedirectPolicy.matches("http://localhost:3000/cbx", pattern: "http://localhost:3000/cb"))
+    }
+}
+
+@Suite("PKCE challenges (no database)")
+struct PKCEChallengeTests {
+    @Test func s256AndPlainChallengesMatchOnlyTheirVerifier() throws {
+        let verifier = "compass-pkce-verifier-0123456789-abcdefghijk"
+        let s256 = try #require(try PKCEChallenge.parse(challenge: "i_dxhDKugr5P_uevGcmz7wvlSLLEWHlRYXrP-58lBmA", method: "S256"))
+        #expect(s256.method == .s256)
+        #expect(s256.isSatisfied(by: verifier))
+        #expect(!s256.isSatisfied(by: String(verifier.dropLast())))
+        let plain = try #require(try PKCEChallenge.parse(challenge: verifier, method: "plain"))
+        #expect(plain.isSatisfied(by: verifier))
+        #expect(!plain.isSatisfied(by: verifier + "x"))
+        #expect(try PKCEChallenge.parse(challenge: nil, method: nil) == nil)
+        #expect(throws: AuthError.self) { try PKCEChallenge.parse(challenge: verifier, method: "md5") }
+        #expect(throws: AuthError.self) { try PKCEChallenge.parse(challenge: "short", method: "plain") }
+        #expect(throws: AuthError.self) { try PKCEChallenge.parse(challenge: String(repeating: "é", count: 43), method: "plain") }
     }
 }

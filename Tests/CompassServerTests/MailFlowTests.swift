@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// The account lifecycle with mail, end to end: the official Python client signs up with
-/// confirmation, recovers a password, signs in with a magic link and a code, and asks for a
-/// confirmation again, while a real SMTP server (aiosmtpd, with AUTH) receives every mail.
+/// confirmation, recovers a password, signs in with a magic link and a code, asks for a
+/// confirmation again and goes through PKCE, while a real SMTP server (aiosmtpd, with AUTH)
+/// receives every mail.
 /// Fails (never skips) when the virtualenv cannot be made.
 @Suite("Auth mail flows through a real SMTP server")
 struct MailFlowTests {
@@ -23,6 +24,7 @@ struct MailFlowTests {
             auth.redirectAllowList = ["http://app.compass.test/**"]
             auth.externalURL = Self.publicURL
             auth.mailMinimumInterval = 0
+            auth.anonymousUsers = true
             var smtp = SMTPConfiguration(host: "127.0.0.1", port: sink.port, sender: "no-reply@compass.test")
             smtp.senderName = "Compass"
             smtp.user = SMTPSink.user
@@ -93,5 +95,34 @@ struct MailFlowTests {
         #expect(out["resend_old_code"] as? String == "otp_expired")
         #expect(out["resend_new_code"] as? Bool == true)
         #expect(out["resend_confirmed_no_mail"] as? Bool == true)
+
+        #expect(out["change_pending"] as? String == "changed.parent@example.com")
+        #expect(out["change_subjects"] as? [String] == ["Confirm Email Change", "Confirm Email Change"])
+        #expect(out["change_after_first"] as? Bool == false, "one of two confirmations changes nothing yet")
+        let second = out["change_second"] as? [String: Any]
+        #expect(second?["status"] as? Int == 303)
+        #expect(second?["type"] as? String == "email_change")
+        #expect(second?["has_token"] as? Bool == true)
+        #expect(out["changed_sign_in"] as? Bool == true)
+
+        let anonymous = out["anonymous"] as? [String: Any]
+        #expect(anonymous?["user"] as? Bool == true)
+        #expect(anonymous?["claim"] as? Bool == true)
+        #expect(anonymous?["identities"] as? Int == 0)
+        let linked = out["anonymous_linked"] as? [String: Any]
+        #expect(linked?["anonymous"] as? Bool == false)
+        #expect(linked?["email"] as? String == "was.guest@example.com")
+        #expect(linked?["identities"] as? [String] == ["email"])
+        #expect(out["anonymous_password"] as? Bool == true)
+
+        let pkce = out["pkce_link"] as? [String: Any]
+        #expect(pkce?["status"] as? Int == 303)
+        #expect(pkce?["marked"] as? Bool == true)
+        #expect(pkce?["target"] as? String == siteURL + "/reset")
+        #expect(pkce?["code"] as? Bool == true)
+        #expect(pkce?["session_in_url"] as? Bool == false)
+        #expect(out["pkce_wrong_verifier"] as? String == "bad_code_verifier")
+        #expect(out["pkce_session"] as? Bool == true)
+        #expect(out["pkce_replay"] as? String == "flow_state_not_found")
     }
 }

@@ -18,22 +18,29 @@ struct AuthMailer: Sendable {
     let keys: OneTimeTokenKey
     let logger: Logger
 
+    /// Marks a link token whose flow is PKCE (as GoTrue marks it).
+    static let pkcePrefix = "pkce_"
+
     /// `/auth/v1` as mailed links reach it.
     var verifyURL: String { (configuration.externalURL ?? "http://localhost:4000") + "/auth/v1/verify" }
 
-    /// Mails `template` to `user`'s address with a fresh token.
-    func send(_ template: MailTemplate, to user: AuthUser, redirectTo: String, now: Date, on tx: PostgresConnection) async throws {
-        guard let email = user.email, let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
-        let kind = template.tokenKind
+    /// Mails `template` to `user`'s address (or `address`, for an email change) with a fresh token
+    /// of the template's kind (or `kind`). With a PKCE `challenge` the flow is recorded and the
+    /// link marked (`pkce_`), so opening it yields a code, not a session.
+    func send(
+        _ template: MailTemplate, to user: AuthUser, address: String? = nil, kind: OneTimeToken.Kind? = nil, redirectTo: String,
+        challenge: PKCEChallenge? = nil, now: Date, on tx: PostgresConnection
+    ) async throws {
+        guard let email = address ?? user.email, let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        let kind = kind ?? template.tokenKind
         if let last = try await store.tokenIssuedAt(userID: userID, kind: kind, on: tx) {
             let wait = configuration.mailMinimumInterval - now.timeIntervalSince(last)
             if wait > 0 { throw AuthError.mailTooSoon(seconds: Int(wait.rounded(.up))) }
         }
         let counts = try await store.countSignInAttempt(keys: ["mail:sent"], now: now, window: 3600)
         guard counts["mail:sent", default: .max] <= configuration.mailsPerHour else { throw AuthError.mailRateLimited }
-        let token = keys.issue(for: email)
-        try await store.saveToken(userID: userID, kind: kind, hash: token.storedHash, sentTo: email, now: now, on: tx)
-        let link = link(token: token.linkToken, type: template.verificationType, redirectTo: redirectTo)
+        let (token, link) = try await issue(
+            template, to: userID, address: email, kind: kind, redirectTo: redirectTo, challenge: challenge, now: now, on: tx)
         guard let smtp = configuration.smtp else {
             logger.warning("auth mail not sent: no SMTP server is configured", metadata: ["mail.kind": "\(template.rawValue)"])
             return
@@ -45,6 +52,21 @@ struct AuthMailer: Sendable {
             logger.error("auth mail failed", metadata: ["mail.kind": "\(template.rawValue)", "error": "\(error)"])
             throw AuthError.mailFailed(template)
         }
+    }
+
+    /// Stores a fresh token of `kind` for `address` (and the PKCE flow of `challenge`) and returns
+    /// it with its link; sends nothing (`send`, and `/admin/generate_link`, which returns the link).
+    func issue(
+        _ template: MailTemplate, to userID: UUID, address: String, kind: OneTimeToken.Kind, redirectTo: String,
+        challenge: PKCEChallenge? = nil, now: Date, on tx: PostgresConnection
+    ) async throws -> (token: OneTimeToken, link: String) {
+        let token = keys.issue(for: address)
+        try await store.saveToken(userID: userID, kind: kind, hash: token.storedHash, sentTo: address, now: now, on: tx)
+        if let challenge {
+            try await store.createFlowState(userID: userID, challenge: challenge, method: template.authenticationMethod, now: now, on: tx)
+        }
+        let linkToken = (challenge == nil ? "" : AuthMailer.pkcePrefix) + token.linkToken
+        return (token, link(token: linkToken, type: template.verificationType, redirectTo: redirectTo))
     }
 
     /// The `/verify` link for `token`.

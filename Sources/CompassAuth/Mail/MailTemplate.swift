@@ -14,6 +14,10 @@ enum MailTemplate: String, Sendable {
     case magicLink = "magiclink"
     /// An invitation (`/invite`).
     case invite
+    /// A new address to confirm (`PUT /user {email}`), mailed to it and to the current one.
+    case emailChange = "email_change"
+    /// A code to confirm a sensitive change (`/reauthenticate`).
+    case reauthentication
 
     /// The `/verify` `type` its link carries.
     var verificationType: String {
@@ -22,14 +26,30 @@ enum MailTemplate: String, Sendable {
         case .recovery: "recovery"
         case .magicLink: "magiclink"
         case .invite: "invite"
+        case .emailChange: "email_change"
+        case .reauthentication: "reauthentication"
         }
     }
 
-    /// The token type it issues.
+    /// What a session from its link signs in by (the `amr` method; a PKCE flow's method).
+    var authenticationMethod: String {
+        switch self {
+        case .confirmation: "email/signup"
+        case .recovery: "recovery"
+        case .magicLink: "magiclink"
+        case .invite: "invite"
+        case .emailChange: "email_change"
+        case .reauthentication: "reauthentication"
+        }
+    }
+
+    /// The token type it issues (an email change: the new address's; the current one gets its own).
     var tokenKind: OneTimeToken.Kind {
         switch self {
         case .confirmation, .invite: .confirmation
         case .recovery, .magicLink: .recovery
+        case .emailChange: .emailChangeNew
+        case .reauthentication: .reauthentication
         }
     }
 
@@ -39,6 +59,8 @@ enum MailTemplate: String, Sendable {
         case .recovery: "Reset Your Password"
         case .magicLink: "Your Magic Link"
         case .invite: "You have been invited"
+        case .emailChange: "Confirm Email Change"
+        case .reauthentication: "Confirm reauthentication"
         }
     }
 
@@ -50,12 +72,18 @@ enum MailTemplate: String, Sendable {
             case .recovery: ("Reset your password", "choose a new password", "Reset my password")
             case .magicLink: ("Your sign-in link", "sign in", "Sign in")
             case .invite: ("You have been invited", "accept the invitation and create your account", "Accept the invitation")
+            case .emailChange: ("Confirm the change of your email address", "confirm this change of address", "Confirm the change")
+            case .reauthentication: ("Confirm it is you", "", "")
             }
-        let html = """
-            <h2>\(Self.escaped(heading))</h2>
+        // A reauthentication code is typed into the app; it has no link to follow.
+        let linkLine = self == .reauthentication ? "" : """
             <p>Follow this link to \(Self.escaped(action)) at \(Self.escaped(siteURL)):</p>
             <p><a href="\(Self.escaped(link))">\(Self.escaped(button))</a></p>
-            <p>Or enter this code: <strong>\(Self.escaped(code))</strong></p>
+
+            """
+        let html = """
+            <h2>\(Self.escaped(heading))</h2>
+            \(linkLine)<p>Or enter this code: <strong>\(Self.escaped(code))</strong></p>
             <p>If you did not ask for this mail (sent to \(Self.escaped(email))), you can ignore it.</p>
             """
         return MailMessage(to: email, subject: subject, html: html)

@@ -3,6 +3,7 @@ reading each mail from the SMTP server's directory. Prints one JSON object of ou
 
 usage: mail_flows.py URL ANON_KEY MAIL_DIRECTORY SITE_URL
 """
+import base64
 import email
 import email.policy
 import glob
@@ -14,7 +15,8 @@ import time
 import urllib.parse
 
 import httpx
-from supabase import create_client
+from supabase import ClientOptions
+from supabase import create_client as create_pkce_client
 from supabase_auth.errors import AuthApiError
 
 url, anon, maildir, site = sys.argv[1:5]
@@ -54,6 +56,11 @@ def open_link(link):
     location = reply.headers.get("location", "")
     base, _, fragment = location.partition("#")
     return reply.status_code, base, dict(urllib.parse.parse_qsl(fragment, keep_blank_values=True))
+
+
+def create_client(url, key):
+    """A client in the implicit flow: a link's session comes back in the redirect's fragment."""
+    return create_pkce_client(url, key, options=ClientOptions(flow_type="implicit"))
 
 
 def code_of(call):
@@ -133,5 +140,57 @@ out["resend_new_code"] = create_client(url, anon).auth.verify_otp(
     {"email": "resend@example.com", "token": second["code"], "type": "signup"}).session is not None
 client.auth.resend({"type": "signup", "email": "resend@example.com"})
 out["resend_confirmed_no_mail"] = no_mail()
+
+# Email change: both addresses get a code; the address changes when both are confirmed.
+changer = create_client(url, anon)
+changer.auth.sign_in_with_password({"email": address, "password": "second-password"})
+out["change_pending"] = changer.auth.update_user({"email": "changed.parent@example.com"}).user.new_email
+mails = {m["to"]: m for m in (next_mail(), next_mail())}
+old_mail, new_mail = mails.get(address), mails.get("changed.parent@example.com")
+out["change_subjects"] = [old_mail and old_mail["subject"], new_mail and new_mail["subject"]]
+first = changer.auth.verify_otp({"email": address, "token": old_mail["code"], "type": "email_change"})
+out["change_after_first"] = first.session is not None
+status, base, fragment = open_link(new_mail["link"])
+out["change_second"] = {"status": status, "type": fragment.get("type"), "has_token": "access_token" in fragment}
+out["changed_sign_in"] = create_client(url, anon).auth.sign_in_with_password(
+    {"email": "changed.parent@example.com", "password": "second-password"}).session is not None
+address = "changed.parent@example.com"
+
+# Anonymous sign-in, then linking an address (one code, to the new address) and a password.
+guest = create_client(url, anon)
+anonymous = guest.auth.sign_in_anonymously()
+payload = anonymous.session.access_token.split(".")[1]
+claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+out["anonymous"] = {"user": anonymous.user.is_anonymous, "claim": claims.get("is_anonymous"),
+                    "identities": len(anonymous.user.identities or [])}
+guest.auth.update_user({"email": "was.guest@example.com"})
+mail = next_mail()
+linked = guest.auth.verify_otp({"email": "was.guest@example.com", "token": mail["code"], "type": "email_change"})
+out["anonymous_linked"] = {"anonymous": linked.user.is_anonymous, "email": linked.user.email,
+                           "identities": [i.provider for i in linked.user.identities or []]}
+guest.auth.update_user({"password": "guest-password"})
+out["anonymous_password"] = create_client(url, anon).auth.sign_in_with_password(
+    {"email": "was.guest@example.com", "password": "guest-password"}).session is not None
+
+# PKCE, the Python client's default flow: the link redirects with a code that only the client
+# holding the verifier can exchange for a session.
+pkce = create_pkce_client(url, anon)
+pkce.auth.reset_password_for_email(address, {"redirect_to": "http://app.compass.test/reset"})
+mail = next_mail()
+token = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(mail["link"]).query))["token"]
+status, base, fragment = open_link(mail["link"])
+location = urllib.parse.urlsplit(base)
+code = dict(urllib.parse.parse_qsl(location.query)).get("code")
+out["pkce_link"] = {"status": status, "marked": token.startswith("pkce_"), "target": f"{location.scheme}://{location.netloc}{location.path}",
+                    "code": code is not None, "session_in_url": "access_token" in fragment}
+stranger = create_pkce_client(url, anon)
+out["pkce_wrong_verifier"] = code_of(lambda: stranger.auth.exchange_code_for_session({"auth_code": code, "code_verifier": "x" * 43}))
+pkce.auth.reset_password_for_email(address, {"redirect_to": "http://app.compass.test/reset"})
+mail = next_mail()
+status, base, fragment = open_link(mail["link"])
+code = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(base).query)).get("code")
+exchanged = pkce.auth.exchange_code_for_session({"auth_code": code})
+out["pkce_session"] = exchanged.session is not None and exchanged.user.email == address
+out["pkce_replay"] = code_of(lambda: pkce.auth.exchange_code_for_session({"auth_code": code, "code_verifier": "y" * 43}))
 
 print(json.dumps(out))

@@ -9,20 +9,33 @@ struct SMTPSink {
 
     let port: Int
     let directory: String
+    /// With `tls`: the sink's self-signed certificate (for `localhost`), to trust.
+    let certificate: String?
 
-    /// Runs `body` with a sink listening on a free local port; stops it afterwards.
-    static func with<T>(python: String, _ body: (SMTPSink) async throws -> T) async throws -> T {
+    /// Runs `body` with a sink listening on a free local port; stops it afterwards. With `tls` it
+    /// offers STARTTLS with a fresh self-signed certificate for `localhost` and requires it.
+    static func with<T>(python: String, tls: Bool = false, _ body: (SMTPSink) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-sink-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        var tlsArguments: [String] = []
+        if tls {
+            let (certificate, key) = (directory + "/cert.pem", directory + "/key.pem")
+            let made = try await ChildProcess.run([
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+            ])
+            guard made.code == 0 else { throw HarnessError("openssl req failed: \(made.error.suffix(1000))") }
+            tlsArguments = [certificate, key]
+        }
         let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/smtp_sink.py").path
-        let process = try ChildProcess([python, script, directory, user, password])
+        let process = try ChildProcess([python, script, directory, user, password] + tlsArguments)
         defer { process.terminate() }
         try await process.waitForOutput(containing: "listening ", timeout: .seconds(30))
         guard let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }),
             let port = Int(line.dropFirst("listening ".count).trimmingCharacters(in: .whitespaces))
         else { throw HarnessError("smtp_sink.py printed no port: \(process.output)") }
-        return try await body(SMTPSink(port: port, directory: directory))
+        return try await body(SMTPSink(port: port, directory: directory, certificate: tlsArguments.first))
     }
 
     /// The mails received so far.
