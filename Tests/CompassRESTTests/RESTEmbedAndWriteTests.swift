@@ -40,9 +40,28 @@ struct RESTEmbedAndWriteTests {
             let toMany = try await rest.request(
                 .get, "schools?select=name,...coaches(first_name)&coaches.order=first_name&id=eq.\(Demo.stanford)", token: token)
             #expect(toMany.array.first?["first_name"] as? [String] == ["Erin", "Tomas"])
+            let nested = try await rest.request(
+                .get, "schools?select=name,...coaches(first_name,...schools(school:name))&coaches.order=first_name&id=eq.\(Demo.stanford)",
+                token: token)
+            #expect(nested.status == 200)
+            #expect(nested.array.first?["school"] as? [String] == ["Stanford University", "Stanford University"])
             let empty = try await rest.request(
                 .get, "schools?select=name,...coaches(first_name)&coaches.first_name=eq.Nobody&id=eq.\(Demo.stanford)", token: token)
             #expect((empty.array.first?["first_name"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func functionsWithOutputColumnsReturnObjectsAndPartitionsAreNotServed() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let table = try await rest.request(.get, "rpc/rest_sample_notes?id=eq.2")
+            #expect(table.status == 200)
+            #expect(table.array.count == 1)
+            #expect(table.array.first?["note"] as? String == "second")
+            let out = try await rest.request(.post, "rpc/rest_sample_count", body: "{}")
+            #expect(out.object["total"] as? Int == 2)
+            #expect(try await rest.request(.get, "rest_sample_parts").status == 200)
+            #expect(try await rest.request(.get, "rest_sample_parts_2026").isError("PGRST205", status: 404))
         }
     }
 

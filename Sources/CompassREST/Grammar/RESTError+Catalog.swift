@@ -146,7 +146,6 @@ extension RESTError {
     static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
         let details =
             switch feature {
-            case .spreadInsideToManySpread: "A spread of a to-many embed cannot itself hold a spread embed on this server"
             case .filtersOnFunctionWithoutTable: "Filters apply only to functions that return rows of an exposed table"
             }
         return RESTError(status: 400, code: "PGRST127", message: "Feature not implemented", details: details)

@@ -53,7 +53,9 @@ extension SchemaCache {
                 name: function.name,
                 parameters: inputs.enumerated().map { FunctionInfo.Parameter(name: $1[0], type: $1[1], hasDefault: $0 >= firstDefault) },
                 returnsSet: function.returnsSet, returnsScalar: !function.returnsComposite && !function.returnsVoid,
-                returnsVoid: function.returnsVoid, returnTable: function.returnTable, volatility: function.volatility))
+                returnsVoid: function.returnsVoid, returnTable: function.returnTable,
+                outputColumns: function.outputs.map { ColumnInfo(name: $0[0], type: $0[1], isNullable: true, defaultExpression: nil) },
+                volatility: function.volatility))
         }
         self.init(schema: schema, tables: tables, relationships: relationships, functions: byName)
     }
@@ -118,4 +120,6 @@ struct CatalogFunction: Decodable {
     var returnsComposite: Bool
     var returnTable: String?
     var volatility: FunctionInfo.Volatility
+    /// `[[name, type], …]` of the `OUT`/`INOUT`/`TABLE` parameters.
+    var outputs: [[String]]
 }

@@ -13,7 +13,7 @@ extension SchemaCache {
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
           JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
           LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
-         WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+         WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
         """
     }
 
@@ -61,10 +61,15 @@ extension SchemaCache {
                                    coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs::int])),
                                    p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
                       WHERE arg.mode IN ('i', 'b', 'v')), '[]'),
+                 'outputs', coalesce((
+                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), format_type(arg.typ, NULL)) ORDER BY arg.ord)
+                       FROM unnest(p.proallargtypes, p.proargmodes, p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
+                      WHERE arg.mode IN ('o', 'b', 't')), '[]'),
                  'defaults', p.pronargdefaults,
                  'returnsSet', p.proretset,
                  'returnsVoid', p.prorettype = 'pg_catalog.void'::regtype,
-                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype,
+                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype
+                                     OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
                  'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
                                   WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
                  'volatility', p.provolatile)

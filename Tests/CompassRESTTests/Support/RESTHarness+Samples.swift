@@ -17,6 +17,15 @@ extension RESTHarness {
         INSERT INTO public.rest_samples VALUES
             (1, '{1,2,3}', ROW(0.5, 0.5), to_tsvector('french', 'Les universités de Paris'), NULL),
             (2, '{11,12,13}', ROW(0.6, 0.6), to_tsvector('english', 'The universities of Boston'), 'second');
+        CREATE FUNCTION public.rest_sample_notes() RETURNS TABLE (id int, note text) LANGUAGE sql STABLE
+            AS 'SELECT id, note FROM public.rest_samples ORDER BY id';
+        CREATE FUNCTION public.rest_sample_count(OUT total bigint) LANGUAGE sql STABLE
+            AS 'SELECT count(*) FROM public.rest_samples';
+        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count() TO anon, authenticated, service_role;
+        CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
+        CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
+            FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+        GRANT SELECT ON public.rest_sample_parts, public.rest_sample_parts_2026 TO anon;
         """
 
     /// Creates `public.rest_samples` and reloads the schema cache so that it is served.
