@@ -33,6 +33,12 @@ struct GrammarTests {
         #expect(!profiles.isInner)
     }
 
+    @Test func logicGroupsMayHaveSpacesBeforeTheirParenthesis() throws {
+        let (_, spaced) = try LogicParser.parse(key: "and", value: "( and ( id.in.( 1, 2, 3 ) , id.eq.3 ) , or ( id.eq.2 , id.eq.3 ) )")
+        let (_, tight) = try LogicParser.parse(key: "and", value: "(and(id.in.( 1, 2, 3 ),id.eq.3 ),or(id.eq.2 ,id.eq.3 ))")
+        #expect(spaced == tight)
+    }
+
     @Test func jsonKeysMayHoldDashesAndIndexesOnlyDigits() throws {
         let items = try SelectParser.parse("data->0->0xy1->23-xy-45->>-1")
         guard case .column(let column) = items.first else { Issue.record("not a column"); return }
