@@ -105,6 +105,10 @@ struct RESTQueryShapeTests {
             #expect(nested.array.first.map { Array($0.keys) } == ["first_name"])
             let encoded = try await rest.request(.get, "%69nteractions?select=id&limit=1", token: token)
             #expect(encoded.status == 200)
+            let nowhere = try await rest.request(.get, "interactions/nested/path", token: token)
+            #expect(nowhere.isError("PGRST125", status: 404))
+            #expect(nowhere.header("Proxy-Status") == "PostgREST; error=PGRST125")
+            #expect(try await rest.request(.get, "rpc/nothing_here", token: token).header("Proxy-Status") == "PostgREST; error=PGRST202")
         }
     }
 

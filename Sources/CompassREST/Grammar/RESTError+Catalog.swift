@@ -142,6 +142,11 @@ extension RESTError {
             message: "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
     }
 
+    /// PGRST125, 404: a path under `/rest/v1` that names neither a table nor a function.
+    static var invalidPath: RESTError {
+        RESTError(status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
+    }
+
     /// PGRST127, 400: PostgREST syntax this server does not implement.
     static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
         let details =

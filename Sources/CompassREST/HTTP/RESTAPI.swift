@@ -62,6 +62,13 @@ public struct RESTAPI: CompassAPI {
                     resource: .function(Self.decodedName(context.parameters.get("function"))))
             }
         }
+        // Deeper paths name nothing PostgREST serves: its 404 PGRST125, not an empty 404.
+        for (_, httpMethod) in methods {
+            group.on(":table/**", method: httpMethod) { _, context -> Response in
+                _ = try context.requireAPIKey()
+                throw RESTError.invalidPath
+            }
+        }
     }
 
     /// A path segment as the name it spells: `Server%20Today` is the table `Server Today`.
