@@ -28,6 +28,25 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    @Test func viewsEmbedThroughTheForeignKeysOfTheTablesTheyShow() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let token = try await rest.token(Demo.sofia)
+            let school = try await rest.request(
+                .get, "interactions?select=id,school:rest_school_names(name,shouted)&id=eq.1a000000-0000-4000-8000-000000000001", token: token)
+            #expect(school.status == 200)
+            #expect((school.array.first?["school"] as? [String: Any])?["shouted"] as? String == "STANFORD UNIVERSITY")
+            let coaches = try await rest.request(
+                .get, "rest_school_names?select=name,coaches(first_name)&coaches.order=first_name&school_id=eq.\(Demo.stanford)", token: token)
+            #expect(coaches.status == 200)
+            let names = (coaches.array.first?["coaches"] as? [[String: Any]] ?? []).compactMap { $0["first_name"] as? String }
+            #expect(names == ["Erin", "Tomas"])
+            // A constraint name picks the table, never a view over it (as PostgREST), so it stays unambiguous.
+            let byConstraint = try await rest.request(.get, "interactions?select=id,interactions_school_id_fkey(name)&limit=1", token: token)
+            #expect(byConstraint.status == 200)
+        }
+    }
+
     @Test func spreadEmbedsLiftTheirKeys() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

@@ -36,6 +36,7 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'constraint', con.conname, 'table', src.relname, 'foreignTable', dst.relname,
+                 'tableSchema', sn.nspname, 'foreignSchema', dn.nspname,
                  'columns', (SELECT json_agg(json_build_array(sa.attname, da.attname) ORDER BY k.ord)
                                FROM unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(s, d, ord)
                                JOIN pg_catalog.pg_attribute AS sa ON sa.attrelid = con.conrelid AND sa.attnum = k.s
@@ -46,7 +47,31 @@ extension SchemaCache {
           JOIN pg_catalog.pg_namespace AS sn ON sn.oid = src.relnamespace
           JOIN pg_catalog.pg_class AS dst ON dst.oid = con.confrelid
           JOIN pg_catalog.pg_namespace AS dn ON dn.oid = dst.relnamespace
-         WHERE con.contype = 'f' AND sn.nspname = \(schema) AND dn.nspname = \(schema)
+         WHERE con.contype = 'f' AND (sn.nspname = \(schema) OR dn.nspname = \(schema) OR EXISTS (
+                   SELECT 1 FROM pg_catalog.pg_depend AS d
+                     JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
+                     JOIN pg_catalog.pg_class AS v ON v.oid = r.ev_class
+                     JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace
+                    WHERE d.refobjid IN (con.conrelid, con.confrelid) AND vn.nspname = \(schema)))
+        """
+    }
+
+    /// The columns of the exposed views that show a table's column as it is: the top-level
+    /// target entries of each view's rewrite rule that record their origin (`resorigtbl`).
+    static func viewColumnsQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'view', v.relname, 'column', m[1], 'sourceSchema', sn.nspname, 'sourceTable', s.relname,
+                 'sourceColumn', a.attname)), '[]')::text
+          FROM pg_catalog.pg_class AS v
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
+          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid
+         CROSS JOIN LATERAL regexp_matches(
+                 r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') AS m
+          JOIN pg_catalog.pg_class AS s ON s.oid = m[2]::oid
+          JOIN pg_catalog.pg_namespace AS sn ON sn.oid = s.relnamespace
+          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = s.oid AND a.attnum = m[3]::int2
+         WHERE n.nspname = \(schema) AND v.relkind IN ('v', 'm') AND m[2] <> '0'
         """
     }
 

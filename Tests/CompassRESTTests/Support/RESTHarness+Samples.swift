@@ -26,6 +26,9 @@ extension RESTHarness {
         CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
             FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
         GRANT SELECT ON public.rest_sample_parts, public.rest_sample_parts_2026 TO anon;
+        CREATE VIEW public.rest_school_names WITH (security_invoker = true) AS
+            SELECT s.id AS school_id, upper(s.name) AS shouted, s.name FROM public.schools AS s;
+        GRANT SELECT ON public.rest_school_names TO anon, authenticated, service_role;
         """
 
     /// Creates `public.rest_samples` and reloads the schema cache so that it is served.
