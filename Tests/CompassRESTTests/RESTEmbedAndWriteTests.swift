@@ -5,7 +5,7 @@ import Testing
 @testable import CompassREST
 
 /// Many-to-many and spread embeds, CSV, `PUT`, `Prefer: tx=` and `max-affected`, as PostgREST serves them.
-@Suite("REST embeds, CSV and write preferences")
+@Suite("REST embeds, CSV and write preferences", .serialized)
 struct RESTEmbedAndWriteTests {
     static let marcusPost = "b0000000-0000-4000-8000-000000000002"
     static let jordanPost = "b0000000-0000-4000-8000-000000000004"
@@ -79,6 +79,11 @@ struct RESTEmbedAndWriteTests {
             #expect(table.array.first?["note"] as? String == "second")
             let out = try await rest.request(.post, "rpc/rest_sample_count", body: "{}")
             #expect(out.object["total"] as? Int == 2)
+            let codes = try await rest.request(.get, "rpc/rest_sample_codes?code=abcd&flags=101")
+            #expect(codes.body == #""abcd:101""#)
+            let deleted = try await rest.request(.delete, "rpc/rest_sample_count")
+            #expect(deleted.isError("PGRST101", status: 405))
+            #expect(deleted.object["message"] as? String == "Cannot use the DELETE method on RPC")
             #expect(try await rest.request(.get, "rest_sample_parts").status == 200)
             #expect(try await rest.request(.get, "rest_sample_parts_2026").isError("PGRST205", status: 404))
         }

@@ -6,7 +6,7 @@ import Testing
 
 /// PostgREST's read semantics the apps' own queries do not exercise: JSON paths with casts,
 /// full-text search configurations, empty selects and embeds, embed filters, stripped nulls.
-@Suite("REST query shapes")
+@Suite("REST query shapes", .serialized)
 struct RESTQueryShapeTests {
     static let pointsAdjusted = "9a000000-0000-4000-8000-000000000005"
     static let appAdded = "9a000000-0000-4000-8000-000000000003"

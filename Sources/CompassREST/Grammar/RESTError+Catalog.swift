@@ -51,6 +51,11 @@ extension RESTError {
             details: "The \(opening) opening at column \(column) is at depth \(limit + 1).", hint: hint)
     }
 
+    /// PGRST101, 405: a method `/rpc/{function}` does not take (PUT, PATCH, DELETE).
+    static func methodNotForFunctions(_ method: String) -> RESTError {
+        RESTError(status: 405, code: "PGRST101", message: "Cannot use the \(method) method on RPC")
+    }
+
     /// PGRST102: a body that is not the JSON the request needs (400), or too large to read (413).
     static func invalidBody(_ problem: BodyProblem) -> RESTError {
         let (status, message) =

@@ -80,8 +80,14 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'name', p.proname,
+                 -- char and bit without a length are char(1) and bit(1): arguments are read unbounded instead.
                  'arguments', coalesce((
-                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), format_type(arg.typ, NULL)) ORDER BY arg.ord)
+                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), CASE arg.typ
+                                WHEN 'pg_catalog.bpchar'::regtype THEN 'bpchar'
+                                WHEN 'pg_catalog._bpchar'::regtype THEN 'bpchar[]'
+                                WHEN 'pg_catalog.bit'::regtype THEN 'varbit'
+                                WHEN 'pg_catalog._bit'::regtype THEN 'varbit[]'
+                                ELSE format_type(arg.typ, NULL) END) ORDER BY arg.ord)
                        FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
                                    coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs::int])),
                                    p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)

@@ -21,7 +21,10 @@ extension RESTHarness {
             AS 'SELECT id, note FROM public.rest_samples ORDER BY id';
         CREATE FUNCTION public.rest_sample_count(OUT total bigint) LANGUAGE sql STABLE
             AS 'SELECT count(*) FROM public.rest_samples';
-        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count() TO anon, authenticated, service_role;
+        CREATE FUNCTION public.rest_sample_codes(code char(4), flags bit(3)) RETURNS text LANGUAGE sql IMMUTABLE
+            AS 'SELECT code || '':'' || flags::text';
+        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit)
+            TO anon, authenticated, service_role;
         CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
         CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
             FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
