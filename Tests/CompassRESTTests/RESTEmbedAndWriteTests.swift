@@ -89,6 +89,22 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    @Test func functionsShapeTheirOwnErrorReplies() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let teapot = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "teapot"}"#)
+            #expect(teapot.isError("PT418", status: 418))
+            #expect(teapot.object["message"] as? String == "short and stout")
+            let reply = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "reply"}"#)
+            #expect(reply.isError("CMP01", status: 402))
+            #expect(reply.object["hint"] as? String == "Visit billing")
+            #expect(reply.header("X-Compass") == "billing")
+            let malformed = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "other"}"#)
+            #expect(malformed.isError("PGRST121", status: 500))
+            #expect(malformed.object["details"] as? String == "Invalid JSON value for MESSAGE: 'not json'")
+        }
+    }
+
     @Test func csvReplies() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

@@ -23,8 +23,20 @@ extension RESTHarness {
             AS 'SELECT count(*) FROM public.rest_samples';
         CREATE FUNCTION public.rest_sample_codes(code char(4), flags bit(3)) RETURNS text LANGUAGE sql IMMUTABLE
             AS 'SELECT code || '':'' || flags::text';
-        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit)
-            TO anon, authenticated, service_role;
+        CREATE FUNCTION public.rest_sample_refuse(shape text) RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            IF shape = 'teapot' THEN
+                RAISE SQLSTATE 'PT418' USING MESSAGE = 'short and stout';
+            ELSIF shape = 'reply' THEN
+                RAISE SQLSTATE 'PGRST' USING
+                    MESSAGE = '{"code":"CMP01","message":"Payment required","details":"Top up","hint":"Visit billing"}',
+                    DETAIL = '{"status":402,"headers":{"X-Compass":"billing"}}';
+            ELSE
+                RAISE SQLSTATE 'PGRST' USING MESSAGE = 'not json', DETAIL = '{}';
+            END IF;
+        END $$;
+        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit),
+            public.rest_sample_refuse(text) TO anon, authenticated, service_role;
         CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
         CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
             FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
