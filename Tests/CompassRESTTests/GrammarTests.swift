@@ -33,6 +33,22 @@ struct GrammarTests {
         #expect(!profiles.isInner)
     }
 
+    @Test func logicGroupsMayHaveSpacesBeforeTheirParenthesis() throws {
+        let (_, spaced) = try LogicParser.parse(key: "and", value: "( and ( id.in.( 1, 2, 3 ) , id.eq.3 ) , or ( id.eq.2 , id.eq.3 ) )")
+        let (_, tight) = try LogicParser.parse(key: "and", value: "(and(id.in.( 1, 2, 3 ),id.eq.3 ),or(id.eq.2 ,id.eq.3 ))")
+        #expect(spaced == tight)
+    }
+
+    @Test func jsonKeysMayHoldDashesAndIndexesOnlyDigits() throws {
+        let items = try SelectParser.parse("data->0->0xy1->23-xy-45->>-1")
+        guard case .column(let column) = items.first else { Issue.record("not a column"); return }
+        #expect(column.field.jsonPath.map(\.key) == ["0", "0xy1", "23-xy-45", "-1"])
+        #expect(column.field.jsonPath.map(\.isIndex) == [true, false, false, true])
+        #expect(throws: RESTError.parse("select parameter", input: "data->>--34", column: 9, details: "unexpected \"-\" expecting digit")) {
+            try SelectParser.parse("data->>--34")
+        }
+    }
+
     @Test func quotedNamesAndJSONPaths() throws {
         let items = try SelectParser.parse(#""odd,name",changes->before->>status,first:changes->0"#)
         #expect(items[0] == .column(SelectColumn(field: FieldReference(name: "odd,name"), alias: nil, cast: nil)))

@@ -5,7 +5,7 @@ import Testing
 @testable import CompassREST
 
 /// Many-to-many and spread embeds, CSV, `PUT`, `Prefer: tx=` and `max-affected`, as PostgREST serves them.
-@Suite("REST embeds, CSV and write preferences")
+@Suite("REST embeds, CSV and write preferences", .serialized)
 struct RESTEmbedAndWriteTests {
     static let marcusPost = "b0000000-0000-4000-8000-000000000002"
     static let jordanPost = "b0000000-0000-4000-8000-000000000004"
@@ -28,6 +28,25 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    @Test func viewsEmbedThroughTheForeignKeysOfTheTablesTheyShow() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let token = try await rest.token(Demo.sofia)
+            let school = try await rest.request(
+                .get, "interactions?select=id,school:rest_school_names(name,shouted)&id=eq.1a000000-0000-4000-8000-000000000001", token: token)
+            #expect(school.status == 200)
+            #expect((school.array.first?["school"] as? [String: Any])?["shouted"] as? String == "STANFORD UNIVERSITY")
+            let coaches = try await rest.request(
+                .get, "rest_school_names?select=name,coaches(first_name)&coaches.order=first_name&school_id=eq.\(Demo.stanford)", token: token)
+            #expect(coaches.status == 200)
+            let names = (coaches.array.first?["coaches"] as? [[String: Any]] ?? []).compactMap { $0["first_name"] as? String }
+            #expect(names == ["Erin", "Tomas"])
+            // A constraint name picks the table, never a view over it (as PostgREST), so it stays unambiguous.
+            let byConstraint = try await rest.request(.get, "interactions?select=id,interactions_school_id_fkey(name)&limit=1", token: token)
+            #expect(byConstraint.status == 200)
+        }
+    }
+
     @Test func spreadEmbedsLiftTheirKeys() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)
@@ -40,9 +59,49 @@ struct RESTEmbedAndWriteTests {
             let toMany = try await rest.request(
                 .get, "schools?select=name,...coaches(first_name)&coaches.order=first_name&id=eq.\(Demo.stanford)", token: token)
             #expect(toMany.array.first?["first_name"] as? [String] == ["Erin", "Tomas"])
+            let nested = try await rest.request(
+                .get, "schools?select=name,...coaches(first_name,...schools(school:name))&coaches.order=first_name&id=eq.\(Demo.stanford)",
+                token: token)
+            #expect(nested.status == 200)
+            #expect(nested.array.first?["school"] as? [String] == ["Stanford University", "Stanford University"])
             let empty = try await rest.request(
                 .get, "schools?select=name,...coaches(first_name)&coaches.first_name=eq.Nobody&id=eq.\(Demo.stanford)", token: token)
             #expect((empty.array.first?["first_name"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func functionsWithOutputColumnsReturnObjectsAndPartitionsAreNotServed() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let table = try await rest.request(.get, "rpc/rest_sample_notes?id=eq.2")
+            #expect(table.status == 200)
+            #expect(table.array.count == 1)
+            #expect(table.array.first?["note"] as? String == "second")
+            let out = try await rest.request(.post, "rpc/rest_sample_count", body: "{}")
+            #expect(out.object["total"] as? Int == 2)
+            let codes = try await rest.request(.get, "rpc/rest_sample_codes?code=abcd&flags=101")
+            #expect(codes.body == #""abcd:101""#)
+            let deleted = try await rest.request(.delete, "rpc/rest_sample_count")
+            #expect(deleted.isError("PGRST101", status: 405))
+            #expect(deleted.object["message"] as? String == "Cannot use the DELETE method on RPC")
+            #expect(try await rest.request(.get, "rest_sample_parts").status == 200)
+            #expect(try await rest.request(.get, "rest_sample_parts_2026").isError("PGRST205", status: 404))
+        }
+    }
+
+    @Test func functionsShapeTheirOwnErrorReplies() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let teapot = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "teapot"}"#)
+            #expect(teapot.isError("PT418", status: 418))
+            #expect(teapot.object["message"] as? String == "short and stout")
+            let reply = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "reply"}"#)
+            #expect(reply.isError("CMP01", status: 402))
+            #expect(reply.object["hint"] as? String == "Visit billing")
+            #expect(reply.header("X-Compass") == "billing")
+            let malformed = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "other"}"#)
+            #expect(malformed.isError("PGRST121", status: 500))
+            #expect(malformed.object["details"] as? String == "Invalid JSON value for MESSAGE: 'not json'")
         }
     }
 

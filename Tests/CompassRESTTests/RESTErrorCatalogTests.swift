@@ -60,9 +60,6 @@ struct RESTErrorCatalogTests {
             error: .invalidPreferences(["bogus", "x=y"]), status: 400, code: "PGRST122", message: "Invalid preferences given with handling=strict",
             details: "Invalid preferences: bogus, x=y"),
         Expected(
-            error: .notImplemented(.spreadInsideToManySpread), status: 400, code: "PGRST127", message: "Feature not implemented",
-            details: "A spread of a to-many embed cannot itself hold a spread embed on this server"),
-        Expected(
             error: .notImplemented(.filtersOnFunctionWithoutTable), status: 400, code: "PGRST127", message: "Feature not implemented",
             details: "Filters apply only to functions that return rows of an exposed table"),
         Expected(

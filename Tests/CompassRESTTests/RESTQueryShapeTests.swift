@@ -6,7 +6,7 @@ import Testing
 
 /// PostgREST's read semantics the apps' own queries do not exercise: JSON paths with casts,
 /// full-text search configurations, empty selects and embeds, embed filters, stripped nulls.
-@Suite("REST query shapes")
+@Suite("REST query shapes", .serialized)
 struct RESTQueryShapeTests {
     static let pointsAdjusted = "9a000000-0000-4000-8000-000000000005"
     static let appAdded = "9a000000-0000-4000-8000-000000000003"
@@ -105,6 +105,10 @@ struct RESTQueryShapeTests {
             #expect(nested.array.first.map { Array($0.keys) } == ["first_name"])
             let encoded = try await rest.request(.get, "%69nteractions?select=id&limit=1", token: token)
             #expect(encoded.status == 200)
+            let nowhere = try await rest.request(.get, "interactions/nested/path", token: token)
+            #expect(nowhere.isError("PGRST125", status: 404))
+            #expect(nowhere.header("Proxy-Status") == "PostgREST; error=PGRST125")
+            #expect(try await rest.request(.get, "rpc/nothing_here", token: token).header("Proxy-Status") == "PostgREST; error=PGRST202")
         }
     }
 

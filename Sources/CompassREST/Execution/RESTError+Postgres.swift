@@ -17,6 +17,10 @@ extension RESTError {
             self = nul
             return
         }
+        if let raised = Self.raised(state: state.rawValue, message: error.message, details: error.detail, hint: error.hint) {
+            self = raised
+            return
+        }
         self.init(sqlState: state, message: error.message, details: error.detail, hint: error.hint, isAuthenticated: isAuthenticated)
     }
 

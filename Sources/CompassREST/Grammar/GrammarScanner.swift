@@ -132,6 +132,10 @@ extension GrammarScanner {
                 asText = false
             }
             let start = position
+            // A key never starts with "-": after it only an index's digits may follow.
+            if current == "-", !(peek(1).map { $0.isASCII && $0.isNumber } ?? false) {
+                throw failure(at: position + 1, expecting: ["digit"])
+            }
             var index = consume("-") ? "-" : ""
             while let character = current, character.isASCII, character.isNumber {
                 index.append(character)
@@ -146,12 +150,25 @@ extension GrammarScanner {
             if current == "\"" {
                 key = try quotedValue()
             } else {
-                key = take(until: ["(", "-", ":", ".", ",", ">", ")"]).trimmingSpaces
-                guard !key.isEmpty else { throw failure(expecting: ["any non reserved character different from: .,>()"]) }
+                key = try jsonKeyName()
             }
             steps.append(JSONPathStep(asText: asText, key: key, isIndex: false))
         }
         return steps
+    }
+
+    /// A key's unquoted name: runs of anything but `(-:.,>)`, joined by dashes that do not start an arrow.
+    private mutating func jsonKeyName() throws(RESTError) -> String {
+        var parts: [String] = []
+        while true {
+            let part = take(until: ["(", "-", ":", ".", ",", ">", ")"]).trimmingSpaces
+            guard !part.isEmpty else {
+                throw failure(expecting: ["\"-\"", "digit", "any non reserved character different from: .,>()"])
+            }
+            parts.append(part)
+            guard current == "-", peek(1) != ">" else { return parts.joined(separator: "-") }
+            position += 1
+        }
     }
 
     private var isAtJSONPathEnd: Bool {

@@ -44,8 +44,13 @@ enum LogicParser {
 
     /// A nested `[not.]and(…)`/`[not.]or(…)` group, or a `column.op.value` filter.
     private static func tree(_ scanner: inout GrammarScanner, depth: Int) throws(RESTError) -> LogicTree {
-        for (prefix, logicOperator, negated) in groupPrefixes where scanner.looksAt(prefix + "(") {
-            scanner.position += prefix.count
+        for (prefix, logicOperator, negated) in groupPrefixes where scanner.looksAt(prefix) {
+            // `and (` as well as `and(`: PostgREST allows spaces before a group's parenthesis.
+            var after = scanner
+            after.position += prefix.count
+            after.skipWhitespace()
+            guard after.current == "(" else { continue }
+            scanner = after
             return .group(logicOperator, negated: negated, try groupMembers(&scanner, depth: depth + 1))
         }
         guard !scanner.isAtEnd, scanner.current != ")", scanner.current != "," else {

@@ -51,6 +51,11 @@ extension RESTError {
             details: "The \(opening) opening at column \(column) is at depth \(limit + 1).", hint: hint)
     }
 
+    /// PGRST101, 405: a method `/rpc/{function}` does not take (PUT, PATCH, DELETE).
+    static func methodNotForFunctions(_ method: String) -> RESTError {
+        RESTError(status: 405, code: "PGRST101", message: "Cannot use the \(method) method on RPC")
+    }
+
     /// PGRST102: a body that is not the JSON the request needs (400), or too large to read (413).
     static func invalidBody(_ problem: BodyProblem) -> RESTError {
         let (status, message) =
@@ -142,11 +147,15 @@ extension RESTError {
             message: "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
     }
 
+    /// PGRST125, 404: a path under `/rest/v1` that names neither a table nor a function.
+    static var invalidPath: RESTError {
+        RESTError(status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
+    }
+
     /// PGRST127, 400: PostgREST syntax this server does not implement.
     static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
         let details =
             switch feature {
-            case .spreadInsideToManySpread: "A spread of a to-many embed cannot itself hold a spread embed on this server"
             case .filtersOnFunctionWithoutTable: "Filters apply only to functions that return rows of an exposed table"
             }
         return RESTError(status: 400, code: "PGRST127", message: "Feature not implemented", details: details)

@@ -71,8 +71,6 @@ extension RESTError {
 
     /// PostgREST syntax this server refuses (PGRST127).
     enum UnsupportedFeature: Sendable, Hashable {
-        /// `...relation(…)` of a to-many embed that itself spreads or selects `*` of an embed.
-        case spreadInsideToManySpread
         /// Filters on `/rpc/fn` when `fn` does not return rows of an exposed table.
         case filtersOnFunctionWithoutTable
     }

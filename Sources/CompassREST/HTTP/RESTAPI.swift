@@ -62,6 +62,19 @@ public struct RESTAPI: CompassAPI {
                     resource: .function(Self.decodedName(context.parameters.get("function"))))
             }
         }
+        for (method, httpMethod) in methods where method == .put || method == .patch || method == .delete {
+            group.on("rpc/:function", method: httpMethod) { _, context -> Response in
+                _ = try context.requireAPIKey()
+                throw RESTError.methodNotForFunctions(method.rawValue)
+            }
+        }
+        // Deeper paths name nothing PostgREST serves: its 404 PGRST125, not an empty 404.
+        for (_, httpMethod) in methods {
+            group.on(":table/**", method: httpMethod) { _, context -> Response in
+                _ = try context.requireAPIKey()
+                throw RESTError.invalidPath
+            }
+        }
     }
 
     /// A path segment as the name it spells: `Server%20Today` is the table `Server Today`.

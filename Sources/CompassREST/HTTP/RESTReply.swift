@@ -17,9 +17,12 @@ enum RESTReply {
         return JSONReply.text(status: .init(code: status), body, headers: fields, contentType: contentType)
     }
 
-    /// An error: its status, its headers, and the four-key body.
+    /// An error: its status, its headers (and `Proxy-Status` naming its code, as PostgREST
+    /// sends), and the four-key body.
     static func error(_ error: RESTError) -> Response {
-        body(status: error.status, error.body, headers: error.headers)
+        var headers = error.headers
+        headers["Proxy-Status"] = "PostgREST; error=\(error.code)"
+        return body(status: error.status, error.body, headers: headers)
     }
 }
 

@@ -31,7 +31,7 @@ enum CallPlanner {
         }
         var read: ReadPlan?
         var plannedRange = range
-        if let returnTable = function.returnTable, let table = cache.tables[returnTable] {
+        if let table = function.returnTable.flatMap({ cache.tables[$0] }) ?? function.outputTable {
             var planner = ReadPlanner(cache: cache)
             read = try planner.plan(table: table, parameters: parameters, range: range)
             plannedRange = .all

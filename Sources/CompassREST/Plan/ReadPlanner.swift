@@ -58,9 +58,6 @@ struct ReadPlanner {
                 var childPlan = try node(
                     table: child, alias: "pgrst_\(nextAlias)", items: embed.items, path: childPath, parameters: parameters)
                 childPlan.range = RowRange(offset: parameters.offsets[childPath] ?? 0, limit: parameters.limits[childPath])
-                if embed.isSpread, !relationship.isToOne, childPlan.embeds.contains(where: \.isSpread) {
-                    throw .notImplemented(.spreadInsideToManySpread)
-                }
                 plan.embeds.append(EmbedPlan(
                     name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan, isSpread: embed.isSpread))
             }

@@ -10,7 +10,9 @@ extension SchemaCache {
             let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
-            return SchemaCache(schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions)
+            let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
+            return SchemaCache(
+                schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns)
         }
     }
 
@@ -20,7 +22,10 @@ extension SchemaCache {
         return try JSONDecoder().decode(T.self, from: Data(text.utf8))
     }
 
-    init(schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction]) {
+    init(
+        schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction],
+        viewColumns: [CatalogViewColumn] = []
+    ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
             tables[column.table, default: TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])]
@@ -31,7 +36,10 @@ extension SchemaCache {
             tables[key.table]?.uniqueKeys.append(key.columns)
         }
         var relationships: [String: [Relationship]] = [:]
-        for foreignKey in foreignKeys where tables[foreignKey.table] != nil && tables[foreignKey.foreignTable] != nil {
+        for foreignKey in foreignKeys
+        where foreignKey.tableSchema == schema && foreignKey.foreignSchema == schema
+            && tables[foreignKey.table] != nil && tables[foreignKey.foreignTable] != nil
+        {
             let pairs = foreignKey.columns.map { ($0[0], $0[1]) }
             let sourceColumns = Set(pairs.map(\.0))
             let isOneToOne = tables[foreignKey.table]!.uniqueKeys.contains { Set($0) == sourceColumns }
@@ -41,6 +49,10 @@ extension SchemaCache {
             relationships[foreignKey.foreignTable, default: []].append(Relationship(
                 table: foreignKey.foreignTable, foreignTable: foreignKey.table, constraint: foreignKey.constraint,
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
+        }
+        let views = ViewSources(schema: schema, tables: tables, columns: viewColumns)
+        for (table, throughViews) in views.relationships(foreignKeys: foreignKeys) {
+            relationships[table, default: []].append(contentsOf: throughViews)
         }
         for (table, junctions) in Self.manyToMany(tables: tables, relationships: relationships) {
             relationships[table, default: []].append(contentsOf: junctions)
@@ -53,7 +65,9 @@ extension SchemaCache {
                 name: function.name,
                 parameters: inputs.enumerated().map { FunctionInfo.Parameter(name: $1[0], type: $1[1], hasDefault: $0 >= firstDefault) },
                 returnsSet: function.returnsSet, returnsScalar: !function.returnsComposite && !function.returnsVoid,
-                returnsVoid: function.returnsVoid, returnTable: function.returnTable, volatility: function.volatility))
+                returnsVoid: function.returnsVoid, returnTable: function.returnTable,
+                outputColumns: function.outputs.map { ColumnInfo(name: $0[0], type: $0[1], isNullable: true, defaultExpression: nil) },
+                volatility: function.volatility))
         }
         self.init(schema: schema, tables: tables, relationships: relationships, functions: byName)
     }
@@ -104,6 +118,8 @@ struct CatalogForeignKey: Decodable {
     var constraint: String
     var table: String
     var foreignTable: String
+    var tableSchema: String
+    var foreignSchema: String
     /// `[[column, foreign column], …]` in key order.
     var columns: [[String]]
 }
@@ -118,4 +134,15 @@ struct CatalogFunction: Decodable {
     var returnsComposite: Bool
     var returnTable: String?
     var volatility: FunctionInfo.Volatility
+    /// `[[name, type], …]` of the `OUT`/`INOUT`/`TABLE` parameters.
+    var outputs: [[String]]
+}
+
+/// One view column that shows a table column as it is (see ``ViewSources``).
+struct CatalogViewColumn: Decodable {
+    var view: String
+    var column: String
+    var sourceSchema: String
+    var sourceTable: String
+    var sourceColumn: String
 }

@@ -13,7 +13,7 @@ extension SchemaCache {
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
           JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
           LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
-         WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p')
+         WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
         """
     }
 
@@ -36,6 +36,7 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'constraint', con.conname, 'table', src.relname, 'foreignTable', dst.relname,
+                 'tableSchema', sn.nspname, 'foreignSchema', dn.nspname,
                  'columns', (SELECT json_agg(json_build_array(sa.attname, da.attname) ORDER BY k.ord)
                                FROM unnest(con.conkey, con.confkey) WITH ORDINALITY AS k(s, d, ord)
                                JOIN pg_catalog.pg_attribute AS sa ON sa.attrelid = con.conrelid AND sa.attnum = k.s
@@ -46,7 +47,31 @@ extension SchemaCache {
           JOIN pg_catalog.pg_namespace AS sn ON sn.oid = src.relnamespace
           JOIN pg_catalog.pg_class AS dst ON dst.oid = con.confrelid
           JOIN pg_catalog.pg_namespace AS dn ON dn.oid = dst.relnamespace
-         WHERE con.contype = 'f' AND sn.nspname = \(schema) AND dn.nspname = \(schema)
+         WHERE con.contype = 'f' AND (sn.nspname = \(schema) OR dn.nspname = \(schema) OR EXISTS (
+                   SELECT 1 FROM pg_catalog.pg_depend AS d
+                     JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
+                     JOIN pg_catalog.pg_class AS v ON v.oid = r.ev_class
+                     JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace
+                    WHERE d.refobjid IN (con.conrelid, con.confrelid) AND vn.nspname = \(schema)))
+        """
+    }
+
+    /// The columns of the exposed views that show a table's column as it is: the top-level
+    /// target entries of each view's rewrite rule that record their origin (`resorigtbl`).
+    static func viewColumnsQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'view', v.relname, 'column', m[1], 'sourceSchema', sn.nspname, 'sourceTable', s.relname,
+                 'sourceColumn', a.attname)), '[]')::text
+          FROM pg_catalog.pg_class AS v
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
+          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid
+         CROSS JOIN LATERAL regexp_matches(
+                 r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') AS m
+          JOIN pg_catalog.pg_class AS s ON s.oid = m[2]::oid
+          JOIN pg_catalog.pg_namespace AS sn ON sn.oid = s.relnamespace
+          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = s.oid AND a.attnum = m[3]::int2
+         WHERE n.nspname = \(schema) AND v.relkind IN ('v', 'm') AND m[2] <> '0'
         """
     }
 
@@ -55,16 +80,27 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'name', p.proname,
+                 -- char and bit without a length are char(1) and bit(1): arguments are read unbounded instead.
                  'arguments', coalesce((
-                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), format_type(arg.typ, NULL)) ORDER BY arg.ord)
+                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), CASE arg.typ
+                                WHEN 'pg_catalog.bpchar'::regtype THEN 'bpchar'
+                                WHEN 'pg_catalog._bpchar'::regtype THEN 'bpchar[]'
+                                WHEN 'pg_catalog.bit'::regtype THEN 'varbit'
+                                WHEN 'pg_catalog._bit'::regtype THEN 'varbit[]'
+                                ELSE format_type(arg.typ, NULL) END) ORDER BY arg.ord)
                        FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
                                    coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs::int])),
                                    p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
                       WHERE arg.mode IN ('i', 'b', 'v')), '[]'),
+                 'outputs', coalesce((
+                     SELECT json_agg(json_build_array(coalesce(arg.name, ''), format_type(arg.typ, NULL)) ORDER BY arg.ord)
+                       FROM unnest(p.proallargtypes, p.proargmodes, p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
+                      WHERE arg.mode IN ('o', 'b', 't')), '[]'),
                  'defaults', p.pronargdefaults,
                  'returnsSet', p.proretset,
                  'returnsVoid', p.prorettype = 'pg_catalog.void'::regtype,
-                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype,
+                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype
+                                     OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
                  'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
                                   WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
                  'volatility', p.provolatile)

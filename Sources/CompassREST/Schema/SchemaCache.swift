@@ -163,6 +163,8 @@ public struct FunctionInfo: Sendable, Hashable {
     public var returnsVoid: Bool
     /// The exposed table whose row type it returns, if any.
     public var returnTable: String?
+    /// Its `OUT`/`INOUT`/`TABLE (…)` columns, which name and type the rows it returns.
+    public var outputColumns: [ColumnInfo] = []
     /// What the function promises about side effects.
     public var volatility: Volatility
 
@@ -170,5 +172,12 @@ public struct FunctionInfo: Sendable, Hashable {
     /// volatile one that writes fails there with 25006 (405), as under PostgREST.
     public enum Volatility: String, Sendable, Hashable, Decodable {
         case volatile = "v", stable = "s", immutable = "i"
+    }
+
+    /// The rows it returns as a table (named after the function) that `select=`, filters and
+    /// `order=` can address, when its output columns are declared.
+    var outputTable: TableInfo? {
+        guard !outputColumns.isEmpty, !returnsScalar else { return nil }
+        return TableInfo(name: name, isView: true, columns: outputColumns, primaryKey: [], uniqueKeys: [])
     }
 }

@@ -17,6 +17,33 @@ extension RESTHarness {
         INSERT INTO public.rest_samples VALUES
             (1, '{1,2,3}', ROW(0.5, 0.5), to_tsvector('french', 'Les universités de Paris'), NULL),
             (2, '{11,12,13}', ROW(0.6, 0.6), to_tsvector('english', 'The universities of Boston'), 'second');
+        CREATE FUNCTION public.rest_sample_notes() RETURNS TABLE (id int, note text) LANGUAGE sql STABLE
+            AS 'SELECT id, note FROM public.rest_samples ORDER BY id';
+        CREATE FUNCTION public.rest_sample_count(OUT total bigint) LANGUAGE sql STABLE
+            AS 'SELECT count(*) FROM public.rest_samples';
+        CREATE FUNCTION public.rest_sample_codes(code char(4), flags bit(3)) RETURNS text LANGUAGE sql IMMUTABLE
+            AS 'SELECT code || '':'' || flags::text';
+        CREATE FUNCTION public.rest_sample_refuse(shape text) RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            IF shape = 'teapot' THEN
+                RAISE SQLSTATE 'PT418' USING MESSAGE = 'short and stout';
+            ELSIF shape = 'reply' THEN
+                RAISE SQLSTATE 'PGRST' USING
+                    MESSAGE = '{"code":"CMP01","message":"Payment required","details":"Top up","hint":"Visit billing"}',
+                    DETAIL = '{"status":402,"headers":{"X-Compass":"billing"}}';
+            ELSE
+                RAISE SQLSTATE 'PGRST' USING MESSAGE = 'not json', DETAIL = '{}';
+            END IF;
+        END $$;
+        GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit),
+            public.rest_sample_refuse(text) TO anon, authenticated, service_role;
+        CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
+        CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
+            FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
+        GRANT SELECT ON public.rest_sample_parts, public.rest_sample_parts_2026 TO anon;
+        CREATE VIEW public.rest_school_names WITH (security_invoker = true) AS
+            SELECT s.id AS school_id, upper(s.name) AS shouted, s.name FROM public.schools AS s;
+        GRANT SELECT ON public.rest_school_names TO anon, authenticated, service_role;
         """
 
     /// Creates `public.rest_samples` and reloads the schema cache so that it is served.

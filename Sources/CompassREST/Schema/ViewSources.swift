@@ -1,0 +1,110 @@
+/// Which table columns each exposed view shows as they are, and the foreign-key relationships
+/// that therefore hold for the view, as PostgREST infers them: a view that shows every column
+/// of a foreign key embeds (and is embedded) like the table it reads.
+///
+/// ```swift
+/// let views = ViewSources(schema: "public", tables: tables, columns: catalogViewColumns)
+/// let extra = views.relationships(foreignKeys: catalogForeignKeys)   // by origin
+/// ```
+/// Only a view column that is a plain column of one relation counts (Postgres records that
+/// origin in the view's rewrite rule); a name two origins claim is dropped rather than guessed.
+struct ViewSources {
+    /// A table (or view) by schema and name.
+    struct Relation: Hashable {
+        var schema: String
+        var name: String
+    }
+
+    /// An exposed name a table's rows can be read through, with its columns' names there.
+    struct Representation {
+        var name: String
+        /// Column of the table → column of this representation.
+        var columns: [String: String]
+    }
+
+    let schema: String
+    let tables: [String: TableInfo]
+    /// Table → the views that show some of its columns.
+    private(set) var representations: [Relation: [Representation]] = [:]
+
+    init(schema: String, tables: [String: TableInfo], columns: [CatalogViewColumn]) {
+        self.schema = schema
+        self.tables = tables
+        var origins: [String: [String: Relation.Column?]] = [:]
+        for column in columns where tables[column.view]?.column(column.column) != nil {
+            let origin = Relation.Column(
+                relation: Relation(schema: column.sourceSchema, name: column.sourceTable), name: column.sourceColumn)
+            let known = origins[column.view]?[column.column]
+            // Nested queries in a view repeat target names: keep a name only while its origin agrees.
+            origins[column.view, default: [:]][column.column] = known == nil ? origin : (known! == origin ? origin : nil)
+        }
+        for (view, mapping) in origins.sorted(by: { $0.key < $1.key }) {
+            var byTable: [Relation: [String: String]] = [:]
+            for (viewColumn, origin) in mapping.sorted(by: { $0.key < $1.key }) {
+                guard let origin = Self.base(of: origin, origins: origins, schema: schema) else { continue }
+                if byTable[origin.relation]?[origin.name] == nil { byTable[origin.relation, default: [:]][origin.name] = viewColumn }
+            }
+            for (table, columns) in byTable {
+                representations[table, default: []].append(Representation(name: view, columns: columns))
+            }
+        }
+    }
+
+    /// A view column's origin followed through views of views to a table (at most 8 levels).
+    private static func base(of origin: Relation.Column?, origins: [String: [String: Relation.Column?]], schema: String) -> Relation.Column? {
+        var current = origin
+        for _ in 0..<8 {
+            guard let column = current else { return nil }
+            guard column.relation.schema == schema, let next = origins[column.relation.name] else { return column }
+            current = next[column.name] ?? nil
+        }
+        return nil
+    }
+
+    /// The relationships each foreign key gives through views, by origin; table-to-table ones are not repeated.
+    func relationships(foreignKeys: [CatalogForeignKey]) -> [String: [Relationship]] {
+        guard !representations.isEmpty else { return [:] }
+        var result: [String: [Relationship]] = [:]
+        for foreignKey in foreignKeys {
+            let pairs = foreignKey.columns.map { ($0[0], $0[1]) }
+            let source = Relation(schema: foreignKey.tableSchema, name: foreignKey.table)
+            let target = Relation(schema: foreignKey.foreignSchema, name: foreignKey.foreignTable)
+            let sourceColumns = Set(pairs.map(\.0))
+            let isOneToOne = source.schema == schema && (tables[source.name]?.uniqueKeys.contains { Set($0) == sourceColumns } ?? false)
+            for from in names(of: source, covering: pairs.map(\.0)) {
+                for to in names(of: target, covering: pairs.map(\.1)) where from.isView || to.isView {
+                    let columns = pairs.map { (from.representation.columns[$0.0]!, to.representation.columns[$0.1]!) }
+                    let (origin, destination) = (from.representation.name, to.representation.name)
+                    result[origin, default: []].append(Relationship(
+                        table: origin, foreignTable: destination, constraint: foreignKey.constraint, columns: columns,
+                        cardinality: isOneToOne ? .oneToOne : .manyToOne, holdsForeignKey: true))
+                    result[destination, default: []].append(Relationship(
+                        table: destination, foreignTable: origin, constraint: foreignKey.constraint, columns: columns.map { ($0.1, $0.0) },
+                        cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The exposed names that show all of `columns` of `relation`: the table itself (when
+    /// exposed) and every view over it that shows them.
+    private func names(of relation: Relation, covering columns: [String]) -> [(representation: Representation, isView: Bool)] {
+        var names: [(Representation, Bool)] = []
+        if relation.schema == schema, let table = tables[relation.name], !table.isView {
+            names.append((Representation(name: table.name, columns: Dictionary(uniqueKeysWithValues: columns.map { ($0, $0) })), false))
+        }
+        for view in representations[relation] ?? [] where columns.allSatisfy({ view.columns[$0] != nil }) {
+            names.append((view, true))
+        }
+        return names
+    }
+}
+
+extension ViewSources.Relation {
+    /// A column of a relation.
+    struct Column: Hashable {
+        var relation: ViewSources.Relation
+        var name: String
+    }
+}

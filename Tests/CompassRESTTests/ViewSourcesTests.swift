@@ -1,0 +1,51 @@
+import Testing
+
+@testable import CompassREST
+
+/// Relationships inferred for views from the columns they show as they are (no database).
+@Suite("View relationships")
+struct ViewSourcesTests {
+    static func table(_ name: String, _ columns: [String], isView: Bool = false) -> TableInfo {
+        TableInfo(
+            name: name, isView: isView,
+            columns: columns.map { ColumnInfo(name: $0, type: "uuid", isNullable: true, defaultExpression: nil) },
+            primaryKey: isView ? [] : ["id"], uniqueKeys: isView ? [] : [["id"]])
+    }
+
+    static let tables = [
+        "schools": table("schools", ["id", "name"]),
+        "interactions": table("interactions", ["id", "school_id"]),
+        "school_names": table("school_names", ["sid", "name"], isView: true),
+        "renamed": table("renamed", ["name"], isView: true),
+    ]
+
+    static let foreignKey = CatalogForeignKey(
+        constraint: "interactions_school_id_fkey", table: "interactions", foreignTable: "schools",
+        tableSchema: "public", foreignSchema: "public", columns: [["school_id", "id"]])
+
+    static func column(_ view: String, _ name: String, from table: String, _ source: String, schema: String = "public") -> CatalogViewColumn {
+        CatalogViewColumn(view: view, column: name, sourceSchema: schema, sourceTable: table, sourceColumn: source)
+    }
+
+    @Test func aViewShowingTheKeyColumnsIsEmbeddableBothWays() {
+        let views = ViewSources(schema: "public", tables: Self.tables, columns: [
+            Self.column("school_names", "sid", from: "schools", "id"), Self.column("school_names", "name", from: "schools", "name"),
+        ])
+        let found = views.relationships(foreignKeys: [Self.foreignKey])
+        let toView = found["interactions"]?.first
+        #expect(toView?.foreignTable == "school_names")
+        #expect(toView?.cardinality == .manyToOne)
+        #expect(toView?.columns.map { [$0.0, $0.1] } == [["school_id", "sid"]])
+        #expect(found["school_names"]?.first?.cardinality == .oneToMany)
+        #expect(found["schools"] == nil)
+    }
+
+    @Test func aNameTwoOriginsClaimAndViewsMissingTheKeyGetNothing() {
+        let views = ViewSources(schema: "public", tables: Self.tables, columns: [
+            Self.column("school_names", "sid", from: "schools", "id"),
+            Self.column("school_names", "sid", from: "other", "id", schema: "private"),
+            Self.column("renamed", "name", from: "schools", "name"),
+        ])
+        #expect(views.relationships(foreignKeys: [Self.foreignKey]).isEmpty)
+    }
+}
