@@ -152,6 +152,7 @@ let package = Package(
             dependencies: [
                 "CompassAppAPI",
                 "CompassAuth",
+                "CompassData",
                 "CompassHTTP",
                 "CompassREST",
                 "CompassRealtime",

@@ -1,0 +1,47 @@
+import CompassHTTP
+import Postgres
+import Prometheus
+
+/// Gauges of the server's connection pools (`compass_db_pool_connections{pool,state}`,
+/// `compass_db_pool_waiting{pool}`), read from the pools when `/metrics` is scraped.
+struct PoolMetrics: Sendable {
+    private struct Series: Sendable {
+        let pool: PostgresPool
+        let inUse: Gauge
+        let idle: Gauge
+        let waiting: Gauge
+        let size: Gauge
+    }
+
+    private let series: [Series]
+
+    /// One set of gauges per named pool (`api`, `auth`, `realtime`, `ready`).
+    init(pools: [(name: String, pool: PostgresPool)], registry: PrometheusCollectorRegistry) {
+        func name(_ metric: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(namespace: "compass", metricName: metric, unitName: "", helpText: help)
+        }
+        let connections = name("db_pool_connections", "Open database connections by pool and state (in_use, idle).")
+        series = pools.map { pool in
+            Series(
+                pool: pool.pool,
+                inUse: registry.makeGauge(descriptor: connections, labels: [("pool", pool.name), ("state", "in_use")]),
+                idle: registry.makeGauge(descriptor: connections, labels: [("pool", pool.name), ("state", "idle")]),
+                waiting: registry.makeGauge(
+                    descriptor: name("db_pool_waiting", "Requests waiting for a free connection, by pool."),
+                    labels: [("pool", pool.name)]),
+                size: registry.makeGauge(
+                    descriptor: name("db_pool_size", "The most connections a pool opens."), labels: [("pool", pool.name)]))
+        }
+    }
+
+    /// Sets every gauge to its pool's current usage.
+    func refresh() async {
+        for series in series {
+            let usage = await series.pool.usage
+            series.inUse.set(Double(usage.inUse))
+            series.idle.set(Double(usage.idle))
+            series.waiting.set(Double(usage.waiting))
+            series.size.set(Double(series.pool.maximumConnections))
+        }
+    }
+}
