@@ -49,7 +49,7 @@ extension OpenAPIDocument {
               "parameters": [
                 {"name": "range", "in": "query", "schema": {"type": "string", "enum": ["3", "6", "12", "all"], "default": "6"}},
                 {"name": "school", "in": "query", "description": "One of the user's schools.", "schema": {"type": "string", "format": "uuid"}},
-                {"name": "hide", "in": "query", "description": "Comma-separated: event, interaction, offer, status_change.", "schema": {"type": "string"}}
+                {"name": "hide", "in": "query", "description": "Comma-separated: event, interaction, offer, status_change.", "schema": {"type": "string", "minLength": 3, "pattern": "^(event|interaction|offer|status_change)(,(event|interaction|offer|status_change))*$"}}
               ],
               "responses": {
                 "200": {"description": "Items, swimlanes and months.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TimelineResponse"}}}},
@@ -62,13 +62,17 @@ extension OpenAPIDocument {
             "get": {
               "operationId": "interactions", "summary": "The Interactions list with analytics (seed 004): `compass interactions --json`.",
               "parameters": [
-                {"name": "parent", "in": "query", "description": "The parent view of a whole family (needs family).", "schema": {"type": "boolean", "default": false}},
-                {"name": "family", "in": "query", "schema": {"type": "string", "format": "uuid"}},
+                {"name": "view", "in": "query", "style": "form", "explode": true,
+                 "description": "Whose interactions, as the query parameters parent, family and logged-by: none (or parent=false) is the athlete's own; parent=true&family=<family id> a parent's view of that family, which logged-by=<user id> narrows. family and logged-by without parent=true, or parent=true without family, are 400.",
+                 "schema": {"oneOf": [
+                   {"title": "athlete", "type": "object", "properties": {"parent": {"type": "boolean", "const": false}}, "additionalProperties": false},
+                   {"title": "parent", "type": "object", "required": ["parent", "family"], "additionalProperties": false,
+                    "properties": {"parent": {"type": "boolean", "const": true}, "family": {"type": "string", "format": "uuid"}, "logged-by": {"type": "string", "format": "uuid"}}}
+                 ]}},
                 {"name": "type", "in": "query", "schema": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}},
                 {"name": "direction", "in": "query", "schema": {"type": "string", "enum": ["outbound", "inbound"]}},
                 {"name": "sentiment", "in": "query", "schema": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}},
                 {"name": "days", "in": "query", "schema": {"type": "integer", "enum": [7, 14, 30, 90]}},
-                {"name": "logged-by", "in": "query", "description": "Parent view only.", "schema": {"type": "string", "format": "uuid"}},
                 {"name": "search", "in": "query", "schema": {"type": "string"}}
               ],
               "responses": {
@@ -84,7 +88,7 @@ extension OpenAPIDocument {
               "operationId": "familyActivity", "summary": "A page of the co-parent activity log (seed 003): `compass family-activity --json`.",
               "parameters": [
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}},
-                {"name": "cursor", "in": "query", "description": "The previous page's nextCursor.", "schema": {"type": "string"}},
+                {"name": "cursor", "in": "query", "description": "The previous page's nextCursor, exactly as given: it is checksummed, so any other value is 400.", "schema": {"type": "string", "minLength": 39, "maxLength": 39, "pattern": "^[A-Za-z0-9_-]{39}$"}},
                 {"name": "family", "in": "query", "description": "Default: the user's family as a parent.", "schema": {"type": "string", "format": "uuid"}}
               ],
               "responses": {
