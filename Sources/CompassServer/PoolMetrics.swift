@@ -1,10 +1,12 @@
 import CompassHTTP
 import Postgres
 import Prometheus
+import Synchronization
 
 /// Gauges of the server's connection pools (`compass_db_pool_connections{pool,state}`,
-/// `compass_db_pool_waiting{pool}`), read from the pools when `/metrics` is scraped.
-struct PoolMetrics: Sendable {
+/// `compass_db_pool_waiting{pool}`) and the prepared-statement caches' hits and misses
+/// (`compass_db_prepared_statements_total{result}`), read when `/metrics` is scraped.
+final class PoolMetrics: Sendable {
     private struct Series: Sendable {
         let pool: PostgresPool
         let inUse: Gauge
@@ -14,6 +16,10 @@ struct PoolMetrics: Sendable {
     }
 
     private let series: [Series]
+    private let statementHits: Counter
+    private let statementMisses: Counter
+    /// The totals already added to the counters (they only move forward, by the difference).
+    private let reported = Mutex<(hits: Int, misses: Int)>((0, 0))
 
     /// One set of gauges per named pool (`api`, `auth`, `realtime`, `ready`).
     init(pools: [(name: String, pool: PostgresPool)], registry: PrometheusCollectorRegistry) {
@@ -32,6 +38,11 @@ struct PoolMetrics: Sendable {
                 size: registry.makeGauge(
                     descriptor: name("db_pool_size", "The most connections a pool opens."), labels: [("pool", pool.name)]))
         }
+        let statements = MetricNameDescriptor(
+            namespace: "compass", metricName: "db_prepared_statements", unitName: "total",
+            helpText: "Statements sent by a name prepared earlier (hit) or prepared on first use (miss), every connection.")
+        statementHits = registry.makeCounter(descriptor: statements, labels: [("result", "hit")])
+        statementMisses = registry.makeCounter(descriptor: statements, labels: [("result", "miss")])
     }
 
     /// Sets every gauge to its pool's current usage.
@@ -43,5 +54,12 @@ struct PoolMetrics: Sendable {
             series.waiting.set(Double(usage.waiting))
             series.size.set(Double(series.pool.maximumConnections))
         }
+        let totals = PostgresConnection.preparedStatementStatistics.totals
+        let (newHits, newMisses) = reported.withLock { reported in
+            defer { reported = totals }
+            return (totals.hits - reported.hits, totals.misses - reported.misses)
+        }
+        if newHits > 0 { statementHits.increment(by: Int64(newHits)) }
+        if newMisses > 0 { statementMisses.increment(by: Int64(newMisses)) }
     }
 }

@@ -50,6 +50,7 @@ struct WorkerProcessTests {
             #expect(Self.sample(metrics, "compass_auth_sign_ins_total", [#"outcome="succeeded""#]) == 1)
             #expect(Self.sample(metrics, "compass_db_pool_connections", [#"pool="api""#, #"state="idle""#]) ?? 0 >= 1)
             #expect(Self.sample(metrics, "compass_db_pool_waiting", [#"pool="auth""#]) == 0)
+            #expect(Self.sample(metrics, "compass_db_prepared_statements_total", [#"result="miss""#]) ?? 0 >= 1)
             #expect(metrics.contains("realtime_clients"), "realtime's metrics are still there")
             #expect(!metrics.contains("interactions?"), "no raw paths or queries as labels")
             _ = try await worker.stop()
