@@ -49,6 +49,17 @@ public final class WorkerProcess: Sendable {
         }
     }
 
+    /// A TCP port on 127.0.0.1 nothing listens on right now.
+    public static func freePort() throws -> Int {
+        let (code, output, error) = try ChildProcess.runBlocking([
+            "python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])",
+        ])
+        guard code == 0, let port = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError("no free port: \(error)")
+        }
+        return port
+    }
+
     /// The `compass-worker` executable next to `compass`.
     public static func binary() throws -> URL {
         try CompassBinary.url().deletingLastPathComponent().appendingPathComponent("compass-worker")
