@@ -30,11 +30,14 @@ extension OpenAPIDocument {
             "get": {
               "operationId": "feed", "summary": "The Activity Feed (seed 000): `compass feed --json`.",
               "parameters": [
-                {"name": "type", "in": "query", "schema": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}},
-                {"name": "range", "in": "query", "schema": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}},
-                {"name": "search", "in": "query", "schema": {"type": "string"}},
-                {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1, "default": 1}},
-                {"name": "widget", "in": "query", "schema": {"type": "boolean", "default": false}}
+                {"name": "query", "in": "query", "style": "form", "explode": true,
+                 "description": "The query parameters type, range, search, page and widget (each optional): page=<n> (default 1) pages the full feed; widget=true is the home-screen widget, which shows the first page only, so widget=true with a page other than 1 is 400. Any other parameter is 400.",
+                 "schema": {"oneOf": [
+                   {"title": "feed", "type": "object", "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}, "range": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}, "search": {"type": "string"}, "page": {"type": "integer", "minimum": 1, "default": 1}, "widget": {"type": "boolean", "const": false}}},
+                   {"title": "widget", "type": "object", "required": ["widget"], "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}, "range": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}, "search": {"type": "string"}, "widget": {"type": "boolean", "const": true}, "page": {"type": "integer", "const": 1}}}
+                 ]}}
               ],
               "responses": {
                 "200": {"description": "A page of events.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/FeedResponse"}}}},
@@ -62,18 +65,14 @@ extension OpenAPIDocument {
             "get": {
               "operationId": "interactions", "summary": "The Interactions list with analytics (seed 004): `compass interactions --json`.",
               "parameters": [
-                {"name": "view", "in": "query", "style": "form", "explode": true,
-                 "description": "Whose interactions, as the query parameters parent, family and logged-by: none (or parent=false) is the athlete's own; parent=true&family=<family id> a parent's view of that family, which logged-by=<user id> narrows. family and logged-by without parent=true, or parent=true without family, are 400.",
+                {"name": "query", "in": "query", "style": "form", "explode": true,
+                 "description": "The query parameters: type, direction, sentiment, days and search filter either view. Without parent (or with parent=false) the list is the athlete's own; parent=true&family=<family id> is a parent's view of that family, which logged-by=<user id> narrows. family and logged-by without parent=true, parent=true without family, and any other parameter are 400.",
                  "schema": {"oneOf": [
-                   {"title": "athlete", "type": "object", "properties": {"parent": {"type": "boolean", "const": false}}, "additionalProperties": false},
+                   {"title": "athlete", "type": "object", "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}, "direction": {"type": "string", "enum": ["outbound", "inbound"]}, "sentiment": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}, "days": {"type": "integer", "enum": [7, 14, 30, 90]}, "search": {"type": "string"}, "parent": {"type": "boolean", "const": false}}},
                    {"title": "parent", "type": "object", "required": ["parent", "family"], "additionalProperties": false,
-                    "properties": {"parent": {"type": "boolean", "const": true}, "family": {"type": "string", "format": "uuid"}, "logged-by": {"type": "string", "format": "uuid"}}}
-                 ]}},
-                {"name": "type", "in": "query", "schema": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}},
-                {"name": "direction", "in": "query", "schema": {"type": "string", "enum": ["outbound", "inbound"]}},
-                {"name": "sentiment", "in": "query", "schema": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}},
-                {"name": "days", "in": "query", "schema": {"type": "integer", "enum": [7, 14, 30, 90]}},
-                {"name": "search", "in": "query", "schema": {"type": "string"}}
+                    "properties": {"type": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}, "direction": {"type": "string", "enum": ["outbound", "inbound"]}, "sentiment": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}, "days": {"type": "integer", "enum": [7, 14, 30, 90]}, "search": {"type": "string"}, "parent": {"type": "boolean", "const": true}, "family": {"type": "string", "format": "uuid"}, "logged-by": {"type": "string", "format": "uuid"}}}
+                 ]}}
               ],
               "responses": {
                 "200": {"description": "The filtered list and its analytics.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InteractionListing"}}}},

@@ -128,7 +128,7 @@ struct OpenAPITests {
             #expect("".range(of: hide, options: .regularExpression) == nil)
             #expect(try await harness.send(.get, "/api/v1/timeline?hide=event,status_change", as: H.sofia).status == .ok)
 
-            let view = try parameter("/api/v1/interactions", "view")
+            let view = try parameter("/api/v1/interactions", "query")
             #expect(view["style"] as? String == "form" && view["explode"] as? Bool == true)
             let variants = try #require((view["schema"] as? [String: Any])?["oneOf"] as? [[String: Any]])
             #expect(variants.compactMap { $0["title"] as? String } == ["athlete", "parent"])

@@ -90,6 +90,9 @@ struct WorkerProcessTests {
             let body = try #require(JSONSerialization.jsonObject(with: Data(unknown.body.utf8)) as? [String: String])
             #expect(body["code"] == "not_found")
             #expect(body["message"]?.contains("/api/openapi.json") == true)
+            let wrongMethod = try await worker.request("/api/v1/feed", method: "PUT", headers: ["apikey": Self.keys.anon])
+            #expect(wrongMethod.status == 405, "a path /api serves for other methods")
+            #expect(wrongMethod.headers["allow"] == "GET")
             _ = try await worker.stop()
         }
     }
