@@ -57,6 +57,20 @@ struct WorkerProcessTests {
         }
     }
 
+    @Test func signInsPastTheBudgetAreCountedAsRateLimited() async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let worker = try await WorkerProcess.start(
+                databaseURL: database.configuration.connectionString, environment: ["COMPASS_AUTH_RATE_LIMIT_EMAIL": "1"])
+            defer { worker.kill() }
+            #expect(try await Self.signIn(worker, password: "wrong-password") == 400)
+            #expect(try await Self.signIn(worker, password: "wrong-password") == 429)
+            let metrics = try await worker.get("/metrics").body
+            #expect(Self.sample(metrics, "compass_auth_sign_ins_total", [#"outcome="failed""#]) == 1)
+            #expect(Self.sample(metrics, "compass_auth_sign_ins_total", [#"outcome="rate_limited""#]) == 1)
+            _ = try await worker.stop()
+        }
+    }
+
     @Test func jsonLogLinesCarryTheRequestIDOfTheRequestThatCausedThem() async throws {
         try await TestDatabase.with(demoData: true) { database in
             let worker = try await WorkerProcess.start(

@@ -8,19 +8,20 @@ import Synchronization
 /// metrics.record(api: "rest", route: "/rest/v1/{table}", method: "GET", status: 200, duration: .milliseconds(3))
 /// ```
 /// Labels come from route templates (bounded by the routes the server has), never raw paths.
-/// Each series' collector is looked up in the registry once and then kept here, so a request
-/// costs one dictionary lookup under a lock and a few atomic increments.
+/// Each series' collectors are looked up in the registry once and then kept here, so a request
+/// costs one dictionary lookup under one lock and a few atomic increments.
 public final class HTTPMetrics: Sendable {
     private struct RequestSeries: Hashable {
         var api: String, route: String, method: String, status: Int
     }
-    private struct LatencySeries: Hashable {
-        var api: String, route: String
+    /// A request series' counter and its route's histogram (shared by the route's series).
+    private struct Collectors {
+        var requests: Counter
+        var latency: DurationHistogram
     }
 
     private let registry: PrometheusCollectorRegistry
-    private let requests = Mutex<[RequestSeries: Counter]>([:])
-    private let latencies = Mutex<[LatencySeries: DurationHistogram]>([:])
+    private let series = Mutex<[RequestSeries: Collectors]>([:])
     private let signIns = Mutex<[String: Counter]>([:])
 
     /// Seconds, from a cached reply to a slow REST query.
@@ -35,26 +36,23 @@ public final class HTTPMetrics: Sendable {
 
     /// Counts one answered request and its time.
     public func record(api: String, route: String, method: String, status: Int, duration: Duration) {
-        let requestKey = RequestSeries(api: api, route: route, method: method, status: status)
-        let counter = requests.withLock { series in
-            if let counter = series[requestKey] { return counter }
-            let counter = registry.makeCounter(
-                descriptor: Self.name("http_requests", "total", "HTTP requests answered, by API, route template, method and status."),
-                labels: [("api", api), ("route", route), ("method", method), ("status", String(status))])
-            series[requestKey] = counter
-            return counter
+        let key = RequestSeries(api: api, route: route, method: method, status: status)
+        let collectors = series.withLock { series in
+            if let collectors = series[key] { return collectors }
+            // First time this series is seen: the registry returns the route's existing histogram.
+            let collectors = Collectors(
+                requests: registry.makeCounter(
+                    descriptor: Self.name("http_requests", "total", "HTTP requests answered, by API, route template, method and status."),
+                    labels: [("api", api), ("route", route), ("method", method), ("status", String(status))]),
+                latency: registry.makeDurationHistogram(
+                    descriptor: Self.name(
+                        "http_request_duration", "seconds", "Time from the request head to the reply head, by API and route template."),
+                    labels: [("api", api), ("route", route)], buckets: Self.buckets))
+            series[key] = collectors
+            return collectors
         }
-        counter.increment()
-        let latencyKey = LatencySeries(api: api, route: route)
-        let histogram = latencies.withLock { series in
-            if let histogram = series[latencyKey] { return histogram }
-            let histogram = registry.makeDurationHistogram(
-                descriptor: Self.name("http_request_duration", "seconds", "Time from the request head to the reply head, by API and route template."),
-                labels: [("api", api), ("route", route)], buckets: Self.buckets)
-            series[latencyKey] = histogram
-            return histogram
-        }
-        histogram.record(duration)
+        collectors.requests.increment()
+        collectors.latency.record(duration)
     }
 
     /// How a password sign-in ended.
