@@ -48,4 +48,20 @@ struct ReadinessTests {
             _ = try await worker.stop()
         }
     }
+
+    @Test func aWorkerStartedBeforeMigrationsWaitsForThemAndBecomesReady() async throws {
+        try await TestDatabase.withEmpty { database in
+            let worker = try await WorkerProcess.start(databaseURL: database.configuration.connectionString)
+            defer { worker.kill() }
+            let waiting = try Self.parts(try await worker.waitFor("/ready", status: 503))
+            #expect(waiting["failing"] == "migrations")
+            #expect(waiting["migrations"]?.contains("run: compass migrate") == true, "\(waiting)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(worker.process.exitCodeIfExited() == nil, "still running: \(worker.process.errorOutput.suffix(1500))")
+            let migrated = try await CompassBinary.run(["migrate"], database: database)
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+            try await worker.waitFor("/ready", status: 200, timeout: .seconds(30))
+            #expect(try await worker.stop() == 0)
+        }
+    }
 }
