@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh machine:
-#   make run    the realtime worker on a private PostgreSQL with demo data
+#   make run    the worker on a private PostgreSQL with demo data (make stop ends both)
 #   make test   every test against a throwaway PostgreSQL
 # (make test-cluster runs the multi-worker scenarios behind haproxy and PgBouncer; CI runs both)
 # (make fuzz runs the parsers' libFuzzer targets, 10 minutes each: see Fuzz/README.md)
@@ -25,8 +25,9 @@ build: deps
 fuzz:
 	scripts/fuzz
 
+# The worker `make run` started (its pid is in .data/worker.pid), then its private cluster.
 stop:
-	scripts/pg-cluster stop .data
+	scripts/stop
 
 clean: stop
 	rm -rf .data .build

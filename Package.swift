@@ -157,6 +157,7 @@ let package = Package(
             dependencies: [
                 "CompassAppAPI",
                 "CompassAuth",
+                "CompassData",
                 "CompassHTTP",
                 "CompassREST",
                 "CompassRealtime",

@@ -51,7 +51,7 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
 
     /// 401: the bearer token is not valid (bad signature, expired, malformed).
     static func invalidToken(_ error: AccessTokenError) -> AppAPIError {
-        AppAPIError(status: .unauthorized, code: "invalid_token", message: error.reason)
+        AppAPIError(status: .unauthorized, code: "invalid_token", message: error.plainReason)
     }
 
     /// 500: anything unexpected; the details go to the log, not the client.

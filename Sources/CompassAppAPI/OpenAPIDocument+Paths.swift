@@ -30,11 +30,14 @@ extension OpenAPIDocument {
             "get": {
               "operationId": "feed", "summary": "The Activity Feed (seed 000): `compass feed --json`.",
               "parameters": [
-                {"name": "type", "in": "query", "schema": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}},
-                {"name": "range", "in": "query", "schema": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}},
-                {"name": "search", "in": "query", "schema": {"type": "string"}},
-                {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1, "default": 1}},
-                {"name": "widget", "in": "query", "schema": {"type": "boolean", "default": false}}
+                {"name": "query", "in": "query", "style": "form", "explode": true,
+                 "description": "The query parameters type, range, search, page and widget (each optional): page=<n> (default 1) pages the full feed; widget=true is the home-screen widget, which shows the first page only, so widget=true with a page other than 1 is 400. Any other parameter is 400.",
+                 "schema": {"oneOf": [
+                   {"title": "feed", "type": "object", "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}, "range": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}, "search": {"type": "string"}, "page": {"type": "integer", "minimum": 1, "default": 1}, "widget": {"type": "boolean", "const": false}}},
+                   {"title": "widget", "type": "object", "required": ["widget"], "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["interaction", "interactions", "school_status_change", "status", "status_change", "document_upload", "document", "documents"]}, "range": {"type": "string", "enum": ["week", "month", "quarter", "all"], "default": "all"}, "search": {"type": "string"}, "widget": {"type": "boolean", "const": true}, "page": {"type": "integer", "const": 1}}}
+                 ]}}
               ],
               "responses": {
                 "200": {"description": "A page of events.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/FeedResponse"}}}},
@@ -49,7 +52,7 @@ extension OpenAPIDocument {
               "parameters": [
                 {"name": "range", "in": "query", "schema": {"type": "string", "enum": ["3", "6", "12", "all"], "default": "6"}},
                 {"name": "school", "in": "query", "description": "One of the user's schools.", "schema": {"type": "string", "format": "uuid"}},
-                {"name": "hide", "in": "query", "description": "Comma-separated: event, interaction, offer, status_change.", "schema": {"type": "string"}}
+                {"name": "hide", "in": "query", "description": "Comma-separated: event, interaction, offer, status_change.", "schema": {"type": "string", "minLength": 3, "pattern": "^(event|interaction|offer|status_change)(,(event|interaction|offer|status_change))*$"}}
               ],
               "responses": {
                 "200": {"description": "Items, swimlanes and months.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TimelineResponse"}}}},
@@ -62,14 +65,14 @@ extension OpenAPIDocument {
             "get": {
               "operationId": "interactions", "summary": "The Interactions list with analytics (seed 004): `compass interactions --json`.",
               "parameters": [
-                {"name": "parent", "in": "query", "description": "The parent view of a whole family (needs family).", "schema": {"type": "boolean", "default": false}},
-                {"name": "family", "in": "query", "schema": {"type": "string", "format": "uuid"}},
-                {"name": "type", "in": "query", "schema": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}},
-                {"name": "direction", "in": "query", "schema": {"type": "string", "enum": ["outbound", "inbound"]}},
-                {"name": "sentiment", "in": "query", "schema": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}},
-                {"name": "days", "in": "query", "schema": {"type": "integer", "enum": [7, 14, 30, 90]}},
-                {"name": "logged-by", "in": "query", "description": "Parent view only.", "schema": {"type": "string", "format": "uuid"}},
-                {"name": "search", "in": "query", "schema": {"type": "string"}}
+                {"name": "query", "in": "query", "style": "form", "explode": true,
+                 "description": "The query parameters: type, direction, sentiment, days and search filter either view. Without parent (or with parent=false) the list is the athlete's own; parent=true&family=<family id> is a parent's view of that family, which logged-by=<user id> narrows. family and logged-by without parent=true, parent=true without family, and any other parameter are 400.",
+                 "schema": {"oneOf": [
+                   {"title": "athlete", "type": "object", "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}, "direction": {"type": "string", "enum": ["outbound", "inbound"]}, "sentiment": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}, "days": {"type": "integer", "enum": [7, 14, 30, 90]}, "search": {"type": "string"}, "parent": {"type": "boolean", "const": false}}},
+                   {"title": "parent", "type": "object", "required": ["parent", "family"], "additionalProperties": false,
+                    "properties": {"type": {"type": "string", "enum": ["email", "phone_call", "text", "in_person_visit", "virtual_meeting", "camp", "showcase", "tweet", "dm"]}, "direction": {"type": "string", "enum": ["outbound", "inbound"]}, "sentiment": {"type": "string", "enum": ["very_positive", "positive", "neutral", "negative"]}, "days": {"type": "integer", "enum": [7, 14, 30, 90]}, "search": {"type": "string"}, "parent": {"type": "boolean", "const": true}, "family": {"type": "string", "format": "uuid"}, "logged-by": {"type": "string", "format": "uuid"}}}
+                 ]}}
               ],
               "responses": {
                 "200": {"description": "The filtered list and its analytics.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/InteractionListing"}}}},
@@ -84,7 +87,7 @@ extension OpenAPIDocument {
               "operationId": "familyActivity", "summary": "A page of the co-parent activity log (seed 003): `compass family-activity --json`.",
               "parameters": [
                 {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20}},
-                {"name": "cursor", "in": "query", "description": "The previous page's nextCursor.", "schema": {"type": "string"}},
+                {"name": "cursor", "in": "query", "description": "The previous page's nextCursor, exactly as given: it is checksummed, so any other value is 400.", "schema": {"type": "string", "minLength": 39, "maxLength": 39, "pattern": "^[A-Za-z0-9_-]{39}$"}},
                 {"name": "family", "in": "query", "description": "Default: the user's family as a parent.", "schema": {"type": "string", "format": "uuid"}}
               ],
               "responses": {

@@ -14,6 +14,7 @@ struct CompassCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compass",
         abstract: "Admin CLI for the Compass backend.",
+        version: CompassVersion.current,
         subcommands: [
             MigrateCommand.self,
             SeedCommand.self,

@@ -3,16 +3,17 @@ import CompassRealtime
 import CompassTokens
 import Foundation
 
-/// `compass token`: mints an HS256 JWT with `COMPASS_JWT_SECRET`, for the realtime worker and clients.
+/// `compass token`: mints an HS256 JWT with the worker's secret (see ``JWTSecretSource``), for the worker and clients.
 ///
 /// ```sh
 /// compass token --user a1000000-0000-4000-8000-000000000003 --ttl 600
 /// ```
-/// Prints only the token. `--role anon` and `--role service_role` need no user.
+/// Prints only the token (`--json`: `{"token": …}`). `--role anon` and `--role service_role` need
+/// no user. No database is involved, so there is no `--database-url`.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Mint a JWT (HS256, COMPASS_JWT_SECRET) for the realtime worker.")
+        abstract: "Mint a JWT (HS256, COMPASS_JWT_SECRET or make run's .data/compass.env) for the worker.")
 
     @Option(help: "The user id (the token's sub); required for role authenticated.")
     var user: String?
@@ -22,6 +23,9 @@ struct TokenCommand: AsyncParsableCommand {
 
     @Option(help: "anon, authenticated or service_role.")
     var role: String = APIRole.authenticated.rawValue
+
+    @Flag(help: "Print {\"token\": …} instead of the bare token.")
+    var json = false
 
     func validate() throws {
         guard let parsedRole = APIRole(rawValue: role) else {
@@ -37,9 +41,7 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let secret = ProcessInfo.processInfo.environment["COMPASS_JWT_SECRET"], !secret.isEmpty else {
-            throw CLIFailure.badInput("COMPASS_JWT_SECRET is not set: the token must be signed with the worker's secret")
-        }
+        let secret = try JWTSecretSource.resolve()
         let issuer: AccessTokenIssuer
         do {
             issuer = try await AccessTokenIssuer(secret: secret)
@@ -49,6 +51,10 @@ struct TokenCommand: AsyncParsableCommand {
         let subject = user.flatMap(UUID.init(uuidString:))?.uuidString.lowercased()
         let token = try await issuer.token(
             role: APIRole(rawValue: role) ?? .authenticated, subject: subject, lifetime: TimeInterval(ttl))
-        print(token)
+        if json {
+            try Output.json(["token": token])
+        } else {
+            print(token)
+        }
     }
 }

@@ -12,7 +12,7 @@ import ServiceLifecycle
 import UnixSignals
 
 /// compass-worker's composition root: one HTTP server for `/auth/v1` (GoTrue), `/rest/v1`
-/// (PostgREST), `/realtime/v1` (Realtime) and the apps' own `/api`, plus `/health` and `/metrics`.
+/// (PostgREST), `/realtime/v1` (Realtime) and the apps' own `/api`, plus `/health`, `/ready` and `/metrics`.
 ///
 /// ```swift
 /// let server = try await CompassServer(configuration: ServerConfiguration(environment: env), logger: logger)
@@ -33,6 +33,12 @@ public struct CompassServer: Sendable {
     public let appAPI: AppAPI
     /// `/realtime/v1`: Supabase Realtime.
     public let realtime: RealtimeAPI
+    /// `/ready`'s checks, with a connection of their own.
+    let readiness: ReadinessProbe
+    /// Every HTTP request's count and time, by API and route template.
+    let httpMetrics: HTTPMetrics
+    /// The pools' gauges, read at each scrape.
+    let poolMetrics: PoolMetrics
 
     /// Every API, in the order their routes and services are added.
     public var apis: [any CompassAPI] { [auth, rest, appAPI, realtime] }
@@ -50,7 +56,15 @@ public struct CompassServer: Sendable {
         self.auth = try await AuthAPI(context: context, secret: configuration.jwtSecret, configuration: configuration.auth)
         self.rest = RESTAPI(context: context, configuration: configuration.rest)
         self.appAPI = AppAPI(context: context, configuration: configuration.appAPI)
-        self.realtime = RealtimeAPI(configuration: configuration.realtime, context: context)
+        let realtime = RealtimeAPI(configuration: configuration.realtime, context: context)
+        self.realtime = realtime
+        self.readiness = ReadinessProbe(
+            configuration: configuration.database, expectedSchemaVersion: configuration.expectedSchemaVersion,
+            logger: logger, isListening: { realtime.isListening })
+        self.httpMetrics = HTTPMetrics(registry: context.metrics)
+        self.poolMetrics = PoolMetrics(
+            pools: [("api", context.pool), ("auth", auth.pool), ("realtime", realtime.hub.database.pool), ("ready", readiness.pool)],
+            registry: context.metrics)
     }
 
     /// Serves until SIGTERM/SIGINT (or, with no signals, until the task is cancelled).
@@ -71,16 +85,19 @@ public struct CompassServer: Sendable {
         let apis = self.apis
         let application = makeApplication(onServerRunning: onServerRunning)
         let services: [any Service] =
-            [context.pool] + apis.flatMap(\.resources) + [application] + apis.flatMap(\.services)
+            [context.pool, readiness.pool] + apis.flatMap(\.resources) + [application] + apis.flatMap(\.services)
         return ServiceGroup(
             configuration: .init(
                 services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: context.logger))
     }
 
-    /// The HTTP application: every API's routes and WebSocket routes, `/health` and `/metrics`.
+    /// The HTTP application: every API's routes and WebSocket routes, `/health`, `/ready` and `/metrics`.
     func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void) -> some ApplicationProtocol {
         let apis = self.apis
         let router = Router(context: CompassRequestContext.self)
+        // First, so every route and the not-found reply get an id and are counted.
+        router.add(middleware: RequestObservationMiddleware(metrics: httpMetrics))
+        router.add(middleware: UnroutedRequestMiddleware(apiRoutes: appAPI.routes.map { ($0.method, $0.path) }))
         if !configuration.trustedProxies.isEmpty {
             router.add(middleware: ClientAddressMiddleware(trusting: configuration.trustedProxies))
         }

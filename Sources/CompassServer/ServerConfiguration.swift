@@ -1,5 +1,6 @@
 import CompassAppAPI
 import CompassAuth
+import CompassData
 import CompassHTTP
 import CompassREST
 import CompassRealtime
@@ -14,7 +15,7 @@ import Postgres
 /// let configuration = try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
 /// ```
 /// `DATABASE_URL` and `COMPASS_JWT_SECRET` are required; `COMPASS_WORKER_HOST` (127.0.0.1),
-/// `COMPASS_WORKER_PORT` (4000), `LOG_LEVEL` (info), `COMPASS_DB_POOL_SIZE` (10) and
+/// `COMPASS_WORKER_PORT` (4000), `LOG_LEVEL` (info), `COMPASS_LOG_FORMAT` (text), `COMPASS_DB_POOL_SIZE` (10) and
 /// `COMPASS_DB_STATEMENT_CACHE_SIZE` (128; 0 behind a transaction-mode pooler),
 /// `COMPASS_LISTEN_DATABASE_URL` (`DATABASE_URL`; Postgres itself when `DATABASE_URL` is a
 /// transaction-mode pooler, which cannot hold a LISTEN) and `COMPASS_TRUSTED_PROXIES` (none)
@@ -28,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var http = HTTPLimits()
     /// How much to log.
     public var logLevel: Logger.Level = .info
+    /// How log lines look: `text` (default) or `json`, one object a line.
+    public var logFormat = LogFormat.text
     /// Where the API pools' connections go (`authenticator` or a superuser), with the statement cache size.
     public var database: PostgresConfiguration
     /// Where LISTEN connections go (the same server, its own `application_name`, unless
@@ -49,6 +52,16 @@ public struct ServerConfiguration: Sendable {
     public var appAPI = AppAPIConfiguration()
     /// `/realtime/v1`'s settings.
     public var realtime = RealtimeConfiguration()
+    /// The migration `/ready` expects the database at: the latest in the `sql/migrations` this
+    /// worker ships (found as `compass migrate` finds it: `COMPASS_SQL_DIR`, else walking up
+    /// from the working directory and the executable); nil when there is none.
+    public var expectedSchemaVersion: Int? = Self.shippedSchemaVersion
+
+    /// The latest migration in the `sql/migrations` found at startup.
+    public static let shippedSchemaVersion: Int? = {
+        guard let directory = try? SQLDirectory.locate() else { return nil }
+        return (try? Migrator(directory: directory.migrations))?.migrations.last?.version
+    }()
 
     /// The `application_name` of the LISTEN connections, so operators can tell them apart.
     public static let listenApplicationName = "compass-worker-listen"
@@ -82,6 +95,12 @@ public struct ServerConfiguration: Sendable {
         host = environment.string("COMPASS_WORKER_HOST") ?? host
         port = try environment.integer("COMPASS_WORKER_PORT", in: 0...65535) ?? port
         logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel
+        if let format = environment.string("COMPASS_LOG_FORMAT") {
+            guard let parsed = LogFormat(rawValue: format.lowercased()) else {
+                throw ConfigurationError("COMPASS_LOG_FORMAT", value: format, problem: "is neither text nor json")
+            }
+            logFormat = parsed
+        }
         http = try HTTPLimits(reading: environment)
         poolSize = try environment.positiveInteger("COMPASS_DB_POOL_SIZE") ?? poolSize
         poolCheckoutTimeout = try environment.seconds("COMPASS_DB_POOL_TIMEOUT_SECONDS") ?? poolCheckoutTimeout

@@ -41,6 +41,21 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// The reason for HTTP APIs in GoTrue's words (`invalid JWT: token is expired`): Realtime's
+    /// `Code: text` form names a library type, which means nothing to an HTTP client.
+    public var plainReason: String {
+        switch self {
+        case .malformed: return "invalid JWT: the token is not three base64url-encoded JSON parts"
+        case .badSignature: return "invalid JWT: signature is invalid"
+        case .expired: return "invalid JWT: token is expired"
+        case .missingClaims(.roleOrExpiryMissing): return "invalid JWT: the role and exp claims are required"
+        case .missingClaims(.notANumber(let claim)): return "invalid JWT: claim \(claim) is not a number"
+        case .missingClaims(.notValidYet): return "invalid JWT: token is not valid yet"
+        case .missingClaims(.issuedInFuture): return "invalid JWT: token used before issued"
+        case .unknownRole(let role): return "invalid JWT: role '\(role.prefix(40))' is not one of anon, authenticated, service_role"
+        }
+    }
+
     /// The reason: it names claims, never their values, so it is safe to log and to send.
     public var description: String { reason }
 }

@@ -14,7 +14,7 @@ public struct JWTSecretError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "COMPASS_JWT_SECRET is \(length) bytes long; HS256 needs at least \(Self.minimumLength)"
+        "COMPASS_JWT_SECRET is \(length) bytes long; HS256 needs at least \(Self.minimumLength) bytes"
     }
 }
 

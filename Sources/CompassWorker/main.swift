@@ -1,3 +1,4 @@
+import CompassData
 import CompassHTTP
 import CompassServer
 import Foundation
@@ -5,7 +6,13 @@ import Logging
 
 // compass-worker: Supabase's Auth, REST and Realtime APIs and the apps' /api on one port.
 // Settings come from the environment (see ServerConfiguration); a malformed one exits 2 naming
-// it. SIGTERM or SIGINT shut it down gracefully.
+// it, an address it cannot listen on exits 1 naming the host, the port and the variables.
+// SIGTERM or SIGINT shut it down gracefully.
+
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "--version" || $0 == "-V" }) {
+    print("compass-worker \(CompassVersion.current)")
+    exit(0)
+}
 
 let configuration: ServerConfiguration
 do {
@@ -16,10 +23,9 @@ do {
 }
 
 let logLevel = configuration.logLevel
+let logFormat = configuration.logFormat
 LoggingSystem.bootstrap { label in
-    var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = logLevel
-    return handler
+    WorkerLogHandler(label: label, format: logFormat, level: logLevel)
 }
 let logger: Logger = {
     var logger = Logger(label: "compass.worker")
@@ -31,9 +37,15 @@ do {
     let server = try await CompassServer(configuration: configuration, logger: logger)
     try await server.run(onServerRunning: { channel in
         let port = channel.localAddress?.port ?? configuration.port
-        logger.info("listening", metadata: ["url": "\(configuration.realtimeURL(port: port))"])
+        logger.info(
+            "listening",
+            metadata: ["url": "\(configuration.realtimeURL(port: port))", "version": "\(CompassVersion.current)"])
     })
 } catch {
+    if let failure = ListenFailure(error, host: configuration.host, port: configuration.port) {
+        FileHandle.standardError.write(Data("compass-worker: \(failure)\n".utf8))
+        exit(1)
+    }
     logger.critical("compass-worker stopped", metadata: ["error": "\(error)"])
     exit(1)
 }

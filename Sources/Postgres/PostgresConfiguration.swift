@@ -29,16 +29,26 @@ public struct PostgresConfiguration: Sendable {
 
     /// Parses a `postgresql://` URL or a `key=value` connection string.
     ///
-    /// A malformed string throws a ``PostgresError`` with code `.invalidConfiguration`
-    /// whose message never repeats the string (it may hold a password).
+    /// A malformed string throws a ``PostgresError`` with code `.invalidConfiguration` that says
+    /// what is wrong (libpq's message, or a scheme other than `postgresql://`/`postgres://`)
+    /// with the password, wherever it appears, replaced by `****`.
     public init(url: String, applicationName: String = "compass") throws {
+        let redaction = ConnectionStringRedaction(url)
+        // libpq would read `http://…` as a database name and fail later with a confusing message.
+        if let scheme = url.range(of: "://"), !["postgresql", "postgres"].contains(url[..<scheme.lowerBound].lowercased()) {
+            throw PostgresError(
+                code: .invalidConfiguration,
+                message: "malformed database URL: the scheme is \"\(redaction.apply(to: String(url[..<scheme.lowerBound])))\", "
+                    + "not postgresql:// or postgres://")
+        }
         var errorMessage: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(url, &errorMessage) else {
             let reason = errorMessage.map { String(cString: $0) } ?? "out of memory"
             if let errorMessage { PQfreemem(errorMessage) }
+            let firstLine = reason.split(separator: "\n").first.map(String.init) ?? reason
             throw PostgresError(
                 code: .invalidConfiguration,
-                message: "malformed database URL: \(Self.withoutQuotedFragments(reason))"
+                message: "malformed database URL: \(redaction.apply(to: firstLine).trimmingCharacters(in: .whitespaces))"
             )
         }
         defer { PQconninfoFree(options) }
@@ -72,20 +82,5 @@ public struct PostgresConfiguration: Sendable {
         if let user = getenv("PGUSER") { return String(cString: user) }
         if let user = getenv("USER") { return String(cString: user) }
         return "postgres"
-    }
-
-    /// libpq quotes the offending fragment of a bad URL; it may be a password, so drop it.
-    private static func withoutQuotedFragments(_ message: String) -> String {
-        var result = ""
-        var inQuotes = false
-        for character in message.split(separator: "\n").first ?? "" {
-            if character == "\"" {
-                inQuotes.toggle()
-                if inQuotes { result += "\"…\"" }
-            } else if !inQuotes {
-                result.append(character)
-            }
-        }
-        return result.trimmingCharacters(in: .whitespaces)
     }
 }

@@ -29,6 +29,8 @@ public struct PostgresListener: AsyncSequence, Sendable {
     public var pingInterval: Duration = .seconds(5)
     /// First and longest delay between reconnect attempts.
     public var backoff: (initial: Duration, maximum: Duration) = (.milliseconds(100), .seconds(5))
+    /// Called when the connection is lost, before reconnecting (readiness probes watch it).
+    public var onConnectionLost: (@Sendable () -> Void)?
     let logger: Logger
 
     /// Makes a listener; nothing connects until iteration starts.
@@ -73,6 +75,7 @@ public struct PostgresListener: AsyncSequence, Sendable {
                     }
                 } catch {
                     listener.logger.warning("listen connection lost", metadata: ["pg.error": "\(error)"])
+                    listener.onConnectionLost?()
                     await connection.close()
                     self.connection = nil
                 }

@@ -68,6 +68,11 @@ public actor PostgresPool: Service {
     /// Connections currently open (idle or leased).
     public var openConnections: Int { openCount }
 
+    /// What the pool holds right now, for metrics: connections leased, idle, and checkouts waiting.
+    public var usage: (inUse: Int, idle: Int, waiting: Int) {
+        (openCount - idle.count, idle.count, waiters.withLock { $0.count })
+    }
+
     /// Serves checkouts and expires their deadlines until graceful shutdown or cancellation, then closes.
     public func run() async throws {
         guard runState == .notStarted else {

@@ -37,6 +37,9 @@ struct PostgresPoolWaiters {
         return queue.remove(at: index)
     }
 
+    /// How many checkouts wait.
+    var count: Int { queue.count }
+
     /// When the oldest waiter gives up; nil when nobody waits.
     var earliestDeadline: ContinuousClock.Instant? { queue.first?.deadline }
 

@@ -9,6 +9,10 @@
 /// cache.plan([[scope, feedQuery]], mayDeallocate: true).steps   // [[.named(…), .named(…)]]
 /// ```
 struct PreparedStatementCache: Sendable {
+    /// Statements sent by a cached name (hits) and prepared anew (misses), over every connection
+    /// of the process: `/metrics` reports them. Added once per pipeline, relaxed.
+    static let statistics = PreparedStatementStatistics()
+
     /// How one statement of a pipeline travels.
     enum Step: Sendable, Hashable {
         /// As the unnamed statement (parsed and planned every time).
@@ -79,6 +83,8 @@ struct PreparedStatementCache: Sendable {
         }
         var used: Set<String> = []
         var preparedInEarlierSegments: Set<String> = []
+        var (hits, misses) = (0, 0)
+        defer { Self.statistics.add(hits: hits, misses: misses) }
         for segment in segments {
             var steps: [Step] = []
             var preparedHere: Set<String> = []
@@ -94,12 +100,14 @@ struct PreparedStatementCache: Sendable {
                 } else if let entry = entries[query.sql] {
                     entries[query.sql]?.lastUse = useCounter
                     steps.append(.named(entry.name))
+                    hits += 1
                 } else {
                     nameCounter += 1
                     let name = "compass_statement_\(nameCounter)"
                     entries[query.sql] = Entry(name: name, lastUse: useCounter)
                     preparedHere.insert(query.sql)
                     steps.append(.prepareAndRun(name))
+                    misses += 1
                 }
             }
             preparedInEarlierSegments.formUnion(preparedHere)

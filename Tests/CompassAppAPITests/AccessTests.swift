@@ -45,6 +45,9 @@ struct AccessTests {
                 }
             }
             #expect(try await harness.interactionIds(loggedBy: H.sofia).contains(sofias))
+            // GoTrue's words, not a library's type name.
+            let reply = try await harness.send(.get, "/api/v1/feed", bearer: expired)
+            #expect(reply.object["message"] as? String == "invalid JWT: token is expired")
         }
     }
 

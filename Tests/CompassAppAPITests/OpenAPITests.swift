@@ -107,6 +107,37 @@ struct OpenAPITests {
         }
     }
 
+    /// What a generator (schemathesis) needs so that every value the document allows is accepted:
+    /// lengths and patterns, and the interactions view's parameters that only go together.
+    @Test func parameterLengthsPatternsAndDependenciesMatchWhatTheServerAccepts() async throws {
+        try await H.with { harness in
+            let document = try #require(try await harness.send(.get, "/api/openapi.json").object as [String: Any]?)
+            let paths = try #require(document["paths"] as? [String: [String: [String: Any]]])
+            func parameter(_ path: String, _ name: String) throws -> [String: Any] {
+                let parameters = try #require(paths[path]?["get"]?["parameters"] as? [[String: Any]])
+                return try #require(parameters.first { $0["name"] as? String == name })
+            }
+            func pattern(_ path: String, _ name: String) throws -> String {
+                try #require((try parameter(path, name)["schema"] as? [String: Any])?["pattern"] as? String)
+            }
+            let page = try await harness.send(.get, "/api/v1/family-activity?limit=1", as: H.maria)
+            let cursor = try #require(page.object["nextCursor"] as? String)
+            #expect(cursor.range(of: try pattern("/api/v1/family-activity", "cursor"), options: .regularExpression) != nil)
+            let hide = try pattern("/api/v1/timeline", "hide")
+            #expect("event,status_change".range(of: hide, options: .regularExpression) != nil)
+            #expect("".range(of: hide, options: .regularExpression) == nil)
+            #expect(try await harness.send(.get, "/api/v1/timeline?hide=event,status_change", as: H.sofia).status == .ok)
+
+            let view = try parameter("/api/v1/interactions", "query")
+            #expect(view["style"] as? String == "form" && view["explode"] as? Bool == true)
+            let variants = try #require((view["schema"] as? [String: Any])?["oneOf"] as? [[String: Any]])
+            #expect(variants.compactMap { $0["title"] as? String } == ["athlete", "parent"])
+            #expect(try await harness.send(.get, "/api/v1/interactions?parent=false", as: H.sofia).status == .ok)
+            #expect(try await harness.send(.get, "/api/v1/interactions?family=\(H.chen)", as: H.grace).status == .badRequest)
+            #expect(try await harness.send(.get, "/api/v1/interactions?parent=true&family=\(H.chen)", as: H.grace).status == .ok)
+        }
+    }
+
     @Test func theCheckerCatchesAWrongReply() throws {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(fetchless.utf8)) as? [String: Any])
         let check = JSONSchemaCheck(document: document)

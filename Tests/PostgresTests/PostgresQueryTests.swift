@@ -67,6 +67,21 @@ struct PostgresQueryTests {
         }
     }
 
+    @Test(arguments: [
+        ("postgresql://alice:hunter2@host/db?porrt=5", #"malformed database URL: invalid URI query parameter: "porrt""#),
+        ("postgres://alice:hun%zzter2@host/db", #"malformed database URL: invalid percent-encoded token: "****""#),
+        ("postgresql://alice:hunter2@[::1/db", #"malformed database URL: end of string reached when looking for matching "]" in IPv6 host address in URI: "postgresql://alice:****@[::1/db""#),
+        ("http://alice:hunter2@host/db", #"malformed database URL: the scheme is "http", not postgresql:// or postgres://"#),
+        ("host=x password='hunter2' bogus=1", #"malformed database URL: invalid connection option "bogus""#),
+    ])
+    func malformedURLSaysWhatIsWrongWithoutThePassword(url: String, message: String) {
+        #expect {
+            _ = try PostgresConfiguration(url: url)
+        } throws: { error in
+            "\(error)" == message
+        }
+    }
+
     @Test func configurationPinsUTCAndNamesEndpoint() throws {
         let configuration = try PostgresConfiguration(url: "postgresql://alice:hunter2@db.example:6543/compass")
         #expect(configuration.endpoint == "db.example:6543")

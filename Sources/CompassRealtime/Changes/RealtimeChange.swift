@@ -39,6 +39,12 @@ public protocol RealtimeChangeSink: Sendable {
     func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure)
     /// The source's link to the database is up; `reconnected` after it had dropped.
     func sourceConnected(reconnected: Bool) async
+    /// The source's link to the database dropped; it reconnects on its own.
+    func sourceDisconnected()
+}
+
+extension RealtimeChangeSink {
+    public func sourceDisconnected() {}
 }
 
 /// A batch the fan-out could not deliver to anyone; the source keeps its place and retries.

@@ -35,9 +35,12 @@ public struct RealtimeDatabase: Sendable {
         }
     }
 
-    /// Runs `operation` until it succeeds, waiting with backoff while the database is unreachable.
+    /// Runs `operation` until it succeeds, waiting with backoff while the database is unreachable
+    /// or not migrated yet (a worker started before `compass migrate` waits for it, and `/ready`
+    /// says why, rather than exiting).
     ///
-    /// Only connection-level failures are retried; server errors (a bad query) are rethrown.
+    /// Only connection-level failures and missing schema objects are retried; other server errors
+    /// (a bad query) are rethrown.
     /// Cancellation ends the wait with `CancellationError`.
     public func retryingWhileUnavailable<T: Sendable>(
         _ what: String, _ operation: () async throws -> T
@@ -46,13 +49,19 @@ public struct RealtimeDatabase: Sendable {
         while true {
             do {
                 return try await operation()
-            } catch let error as PostgresError where Self.isTransient(error) {
+            } catch let error as PostgresError where Self.isTransient(error) || Self.isNotMigrated(error) {
                 try Task.checkCancellation()
-                logger.warning("database unavailable, retrying", metadata: ["realtime.work": "\(what)", "pg.error": "\(error)"])
+                let problem = Self.isNotMigrated(error) ? "database not migrated yet (run: compass migrate), retrying" : "database unavailable, retrying"
+                logger.warning("\(problem)", metadata: ["realtime.work": "\(what)", "pg.error": "\(error)"])
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, .seconds(5))
             }
         }
+    }
+
+    /// True when a table, function or schema the realtime migrations create is missing.
+    static func isNotMigrated(_ error: PostgresError) -> Bool {
+        [SQLState.undefinedTable, .undefinedFunction, SQLState(rawValue: "3F000")].contains(error.sqlState)
     }
 
     /// True for failures of the link rather than of the statement.

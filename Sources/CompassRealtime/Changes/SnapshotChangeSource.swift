@@ -39,7 +39,8 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                let listener = PostgresListener(configuration: listenerConfiguration, channels: [Self.channel], logger: logger)
+                var listener = PostgresListener(configuration: listenerConfiguration, channels: [Self.channel], logger: logger)
+                listener.onConnectionLost = { sink.sourceDisconnected() }
                 for try await event in listener {
                     switch event {
                     case .listening(let gapPossible):

@@ -35,7 +35,7 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         self.logger = logger
     }
 
-    /// True once the change source has its LISTEN connection (the health check's answer).
+    /// True while the change source has its LISTEN connection (`/health` waits for the first, `/ready` for each).
     public var isSourceConnected: Bool {
         sourceState.withLock { $0.connected }
     }
@@ -49,6 +49,15 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
             metrics.databaseReconnects.increment()
             logger.info("listen connection re-established; catching up from realtime.changes")
         }
+    }
+
+    /// True once the change source has had its LISTEN connection (`/health`: the worker has started).
+    public var hasSourceConnected: Bool {
+        sourceState.withLock { $0.connections > 0 }
+    }
+
+    public func sourceDisconnected() {
+        sourceState.withLock { $0.connected = false }
     }
 
     public func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure) {

@@ -53,8 +53,11 @@ public struct RealtimeAPI: CompassAPI {
     public var services: [any Service] { [RealtimeService(hub: hub, source: source)] }
 
     public var unreadyReason: String? {
-        hub.dispatcher.isSourceConnected ? nil : "LISTEN connection not up yet"
+        hub.dispatcher.hasSourceConnected ? nil : "LISTEN connection not up yet"
     }
+
+    /// Whether the LISTEN connection is up right now (`/ready`).
+    public var isListening: Bool { hub.dispatcher.isSourceConnected }
 
     public func refreshMetrics() {
         hub.metrics.refreshGauges(counts: hub.registry.counts)

@@ -1,0 +1,67 @@
+import CompassTestSupport
+import Foundation
+import Testing
+
+/// `/ready` on a real compass-worker process: it follows its database down and back, and names
+/// a schema behind the worker's migrations, while `/health` (liveness) stays 200.
+@Suite("compass-worker's /ready, through a real process", .serialized)
+struct ReadinessTests {
+    static func parts(_ body: String) throws -> [String: String] {
+        try #require(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])
+    }
+
+    @Test func readinessFlipsWhenPostgresStopsAndComesBack() async throws {
+        let cluster = try PrivateCluster.start()
+        defer { cluster.remove() }
+        let migrated = try await CompassBinary.run(["migrate", "--database-url", cluster.url], database: nil)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let worker = try await WorkerProcess.start(databaseURL: cluster.url)
+        defer { worker.kill() }
+
+        let ready = try Self.parts(try await worker.waitFor("/ready", status: 200))
+        #expect(ready == ["status": "ready", "database": "ok", "migrations": "ok", "listen": "ok"])
+
+        try cluster.stop()
+        let down = try Self.parts(try await worker.waitFor("/ready", status: 503))
+        #expect(down["status"] == "unready")
+        #expect(down["failing"] == "database")
+        #expect(down["database"]?.hasPrefix("unreachable") == true)
+        #expect(try await worker.get("/health").status == 200, "liveness does not follow the database")
+
+        try cluster.restart()
+        let back = try Self.parts(try await worker.waitFor("/ready", status: 200, timeout: .seconds(30)))
+        #expect(back["listen"] == "ok")
+        #expect(try await worker.stop() == 0)
+    }
+
+    @Test func aSchemaBehindTheWorkersMigrationsIsNamed() async throws {
+        try await TestDatabase.with { database in
+            _ = try await database.query("DELETE FROM compass.schema_migrations WHERE version = (SELECT max(version) FROM compass.schema_migrations)")
+            let worker = try await WorkerProcess.start(databaseURL: database.configuration.connectionString)
+            defer { worker.kill() }
+            let reply = try await worker.get("/ready")
+            #expect(reply.status == 503)
+            let parts = try Self.parts(reply.body)
+            #expect(parts["failing"] == "migrations")
+            #expect(parts["migrations"]?.contains("run: compass migrate") == true, "\(parts)")
+            #expect(parts["database"] == "ok")
+            _ = try await worker.stop()
+        }
+    }
+
+    @Test func aWorkerStartedBeforeMigrationsWaitsForThemAndBecomesReady() async throws {
+        try await TestDatabase.withEmpty { database in
+            let worker = try await WorkerProcess.start(databaseURL: database.configuration.connectionString)
+            defer { worker.kill() }
+            let waiting = try Self.parts(try await worker.waitFor("/ready", status: 503))
+            #expect(waiting["failing"] == "migrations")
+            #expect(waiting["migrations"]?.contains("run: compass migrate") == true, "\(waiting)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(worker.process.exitCodeIfExited() == nil, "still running: \(worker.process.errorOutput.suffix(1500))")
+            let migrated = try await CompassBinary.run(["migrate"], database: database)
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+            try await worker.waitFor("/ready", status: 200, timeout: .seconds(30))
+            #expect(try await worker.stop() == 0)
+        }
+    }
+}
