@@ -16,8 +16,8 @@ struct FanOutTests {
             let sofiasRow = try await harness.insertInteraction(by: Demo.sofia)
             let marcussRow = try await harness.insertInteraction(by: Demo.marcus)
 
-            let toSofia = try await sofia.changeEvents(count: 2, timeout: .seconds(3))
-            let toMarcus = try await marcus.changeEvents(count: 2, timeout: .seconds(3))
+            let toSofia = try await sofia.changeEvents(expecting: 1)
+            let toMarcus = try await marcus.changeEvents(expecting: 1)
             #expect(toSofia.map { $0.recordValue("id") } == [sofiasRow])
             #expect(toMarcus.map { $0.recordValue("id") } == [marcussRow])
         }
@@ -34,11 +34,11 @@ struct FanOutTests {
             let sofiasRow = try await harness.insertInteraction(by: Demo.sofia)
             let marcussRow = try await harness.insertInteraction(by: Demo.marcus)
 
-            let toMaria = try await maria.changeEvents(count: 2, timeout: .seconds(3))
+            let toMaria = try await maria.changeEvents(expecting: 1)
             #expect(toMaria.map { $0.recordValue("id") } == [sofiasRow])
             Self.expectWellFormedInsert(toMaria.first)
 
-            let toGrace = try await grace.changeEvents(count: 2, timeout: .seconds(2))
+            let toGrace = try await grace.changeEvents(expecting: 1)
             #expect(toGrace.map { $0.recordValue("id") } == [marcussRow])
             let toJordan = try await jordan.changeEvents(count: 1, timeout: .seconds(1))
             #expect(toJordan.isEmpty)
@@ -71,7 +71,7 @@ struct FanOutTests {
             let beforeCommit = try await watcher.changeEvents(count: 2, timeout: .milliseconds(1500))
             #expect(beforeCommit.map { $0.recordValue("id") } == [secondID])
             try await early.query("COMMIT")
-            let afterCommit = try await watcher.changeEvents(count: 2, timeout: .seconds(3))
+            let afterCommit = try await watcher.changeEvents(expecting: 1)
             #expect(afterCommit.map { $0.recordValue("id") } == [firstID])
             await early.close()
             await late.close()
@@ -97,7 +97,7 @@ struct FanOutTests {
                 kills += try await harness.killListenConnection()
             }
             let ids = try await inserted
-            let events = try await watcher.changeEvents(count: total + 5, timeout: .seconds(6))
+            let events = try await watcher.changeEvents(expecting: total)
             let received = events.compactMap { $0.recordValue("id") }
             #expect(kills >= 2)
             #expect(received.count == total)
@@ -121,8 +121,8 @@ struct FanOutTests {
                     ids.append(try await first.insertInteraction(by: Demo.sofia, content: "shared \(index)"))
                     if index == 10 { try await second.killListenConnection() }
                 }
-                let toFirst = try await onFirst.changeEvents(count: ids.count + 1, timeout: .seconds(3))
-                let toSecond = try await onSecond.changeEvents(count: ids.count + 1, timeout: .seconds(1))
+                let toFirst = try await onFirst.changeEvents(expecting: ids.count)
+                let toSecond = try await onSecond.changeEvents(expecting: ids.count)
                 #expect(toFirst.compactMap { $0.recordValue("id") } == ids)
                 #expect(toSecond.compactMap { $0.recordValue("id") } == ids)
                 #expect(try await marcusOnSecond.changeEvents(count: 1, timeout: .milliseconds(300)).isEmpty)
@@ -138,7 +138,7 @@ struct FanOutTests {
             for index in 0..<30 { ids.append(try await harness.insertInteraction(by: Demo.marcus, content: "tx \(index)")) }
             try await harness.writer.query("COMMIT")
             for index in 0..<12 { ids.append(try await harness.insertInteraction(by: Demo.sofia, content: "single \(index)")) }
-            let received = try await watcher.changeEvents(count: ids.count + 1, timeout: .seconds(4)).compactMap { $0.recordValue("id") }
+            let received = try await watcher.changeEvents(expecting: ids.count).compactMap { $0.recordValue("id") }
             #expect(received == ids)
         }
     }
@@ -165,7 +165,7 @@ struct FanOutTests {
             try await harness.writer.query("UPDATE public.interactions SET content = 'other' WHERE id = \(id)::uuid")
             try await harness.writer.query("UPDATE public.interactions SET content = 'after' WHERE id = \(id)::uuid")
             // Visibility is checked against the row as it is then, so let the update arrive first.
-            let updated = try await updates.changeEvents(count: 2, timeout: .seconds(3))
+            let updated = try await updates.changeEvents(expecting: 1)
             #expect(updated.count == 1)
             #expect(updated.first?.recordValue("content") == "after")
             #expect(updated.first?["data"]?["old_record"] == ["id": .string(id)])

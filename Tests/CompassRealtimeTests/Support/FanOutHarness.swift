@@ -112,6 +112,16 @@ struct FanOutHarness {
 /// Reading what a client was sent.
 extension ClientOutbox {
     /// The change events queued within `timeout`, stopping early once `count` arrived.
+    /// The `expected` events, waited for as long as a loaded machine may need, then any more
+    /// that arrive within `quiet` (so a test still sees an event that should not have come).
+    func changeEvents(expecting expected: Int, within timeout: Duration = .seconds(20), quiet: Duration = .seconds(1))
+        async throws -> [RealtimeJSON]
+    {
+        let events = try await changeEvents(count: expected, timeout: timeout)
+        guard events.count == expected else { return events }
+        return try await events + changeEvents(count: 1, timeout: quiet)
+    }
+
     func changeEvents(count: Int, timeout: Duration = .seconds(10)) async throws -> [RealtimeJSON] {
         var events: [RealtimeJSON] = []
         let deadline = ContinuousClock.now + timeout
