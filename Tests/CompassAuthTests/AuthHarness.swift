@@ -48,7 +48,9 @@ struct AuthHarness {
         try await TestDatabase.with(demoData: true) { database in
             let clock = TestClock()
             let context = try await ServerContext(
-                postgres: database.configuration, jwtSecret: secret, poolSize: 2, logger: TestDatabase.logger, now: { clock.now })
+                postgres: database.configuration, jwtSecret: secret, poolSize: 2,
+                // Generous: forty concurrent sign-ins share the auth pools and bcrypt with every other suite.
+                poolCheckoutTimeout: .seconds(60), logger: TestDatabase.logger, now: { clock.now })
             let verifier = context.verifier
             let api = try await AuthAPI(context: context, secret: secret, configuration: configuration)
             let peerAPI = try await AuthAPI(context: context, secret: secret, configuration: configuration)

@@ -15,7 +15,7 @@ struct SignInLimitTests {
                 return try await group.reduce(into: [String?]()) { $0.append($1) }
             }
             // invalid_credentials is only ever answered after bcrypt ran: it counts the checks.
-            #expect(codes.count { $0 == "invalid_credentials" } == 10)
+            #expect(codes.count { $0 == "invalid_credentials" } == 10, "codes: \(codes)")
             #expect(codes.count { $0 == "over_request_rate_limit" } == 30)
             let counted = try await auth.query("SELECT count FROM auth.sign_in_attempts WHERE key = 'email:sofia.rivera@example.com'")
             #expect(try counted[0].decode(Int.self, at: 0) == 10, "refused attempts gave their counts back")
