@@ -3,8 +3,11 @@
 enum CallQueryBuilder {
     static func statement(_ plan: CallPlan, schema: String, count: Bool, media: ReplyMediaType, maximumReplyBytes: Int) -> SQLBuilder {
         var sql = SQLBuilder()
-        sql.append("WITH pgrst_source AS (")
-        if plan.function.returnsScalar || plan.function.returnsVoid {
+        let scalar = plan.function.returnsScalar || plan.function.returnsVoid
+        // Materialized, so the call runs once: inlined, the planner copies a STABLE or IMMUTABLE
+        // call into every use of its value (the count and the body), and a slow function ran twice.
+        sql.append(scalar ? "WITH pgrst_source AS MATERIALIZED (" : "WITH pgrst_source AS (")
+        if scalar {
             sql.append("SELECT ")
             appendCall(plan, schema: schema, to: &sql)
             sql.append(" AS pgrst_scalar FROM ")
