@@ -27,6 +27,7 @@ import Foundation
 /// | `COMPASS_AUTH_SECURE_PASSWORD_CHANGE` | false | `PUT /user {password}` needs the `/reauthenticate` code unless the session is under a day old |
 /// | `COMPASS_AUTH_ANONYMOUS_USERS` | false | `/signup` with no email and password makes an anonymous account |
 /// | `COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS` | 30 | anonymous sign-ups per client address per hour |
+/// | `COMPASS_AUTH_MAILER_SUBJECTS_*`, `COMPASS_AUTH_MAILER_TEMPLATES_*` | (built in) | the mails' subjects and HTML files (``MailCustomization``) |
 /// | `COMPASS_SMTP_*` | (none) | the SMTP server (``SMTPConfiguration``); without it no mail is sent |
 public struct AuthConfiguration: Sendable, Hashable {
     /// Access-token lifetime in seconds.
@@ -69,6 +70,8 @@ public struct AuthConfiguration: Sendable, Hashable {
     public var anonymousUsers = false
     /// Anonymous sign-ups per client address per hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`).
     public var anonymousSignUpsPerHour = 30
+    /// The operator's own mail subjects and bodies.
+    public var mailCustomization = MailCustomization()
     /// Where mails go; nil sends none (as GoTrue without SMTP settings).
     public var smtp: SMTPConfiguration?
 
@@ -99,6 +102,7 @@ public struct AuthConfiguration: Sendable, Hashable {
         mailsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT") ?? mailsPerHour
         verificationsPerAddress = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_VERIFY") ?? verificationsPerAddress
         smtp = try SMTPConfiguration(reading: environment)
+        mailCustomization = try MailCustomization(reading: environment)
         anonymousUsers = try environment.boolean("COMPASS_AUTH_ANONYMOUS_USERS") ?? anonymousUsers
         securePasswordChange = try environment.boolean("COMPASS_AUTH_SECURE_PASSWORD_CHANGE") ?? securePasswordChange
         anonymousSignUpsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS") ?? anonymousSignUpsPerHour

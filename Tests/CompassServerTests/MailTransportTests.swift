@@ -1,4 +1,5 @@
 import CompassAuth
+import CompassHTTP
 import CompassTestSupport
 import Foundation
 import Testing
@@ -28,10 +29,25 @@ struct MailTransportTests {
     @Test func mailGoesOverSTARTTLSAndNeverInClear() async throws {
         let python = try await PythonEnvironment.python(with: MailFlowTests.requirements)
         try await SMTPSink.with(python: python, tls: true) { sink in
-            try await ServerHarness.with(auth: Self.configuration(port: sink.port, certificate: sink.certificate)) { harness in
+            // The operator's own subject and body (GoTrue's placeholders), read from a file.
+            let templateFile = sink.directory + "/confirm.html"
+            try #"<p>Welcome to <b>Compass</b> at {{ .SiteURL }}, {{.Email}}: <a href="{{ .ConfirmationURL }}">confirm</a> or type {{ .Token }}</p>"#
+                .write(toFile: templateFile, atomically: true, encoding: .utf8)
+            var auth = Self.configuration(port: sink.port, certificate: sink.certificate)
+            auth.mailCustomization = try MailCustomization(
+                reading: EnvironmentReader([
+                    "COMPASS_AUTH_MAILER_SUBJECTS_CONFIRMATION": "Welcome to Compass",
+                    "COMPASS_AUTH_MAILER_TEMPLATES_CONFIRMATION": templateFile,
+                ]))
+            try await ServerHarness.with(auth: auth) { harness in
                 let status = try await Self.signUp(harness, email: "tls.user@example.com")
                 #expect(status == 200)
                 #expect(sink.mailCount == 1, "the confirmation went through STARTTLS and AUTH")
+                let mail = try #require(sink.mails().first)
+                #expect(mail.subject == "Welcome to Compass")
+                #expect(mail.body.hasPrefix("<p>Welcome to <b>Compass</b> at http://localhost:3000, tls.user@example.com: <a href=\"http://"))
+                #expect(mail.body.contains("/auth/v1/verify?token="))
+                #expect(mail.body.range(of: #"or type \d{6}</p>"#, options: .regularExpression) != nil)
             }
             // Without trusting the self-signed certificate the handshake fails: no mail, no account.
             try await ServerHarness.with(auth: Self.configuration(port: sink.port, certificate: nil)) { harness in

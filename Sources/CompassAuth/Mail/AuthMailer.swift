@@ -47,7 +47,12 @@ struct AuthMailer: Sendable {
         }
         do {
             try await SMTPClient(configuration: smtp).send(
-                template.message(to: email, link: link, code: token.code, siteURL: configuration.siteURL))
+                template.message(
+                    to: email,
+                    values: MailCustomization.Values(
+                        confirmationURL: link, token: token.code, tokenHash: token.linkToken, siteURL: configuration.siteURL,
+                        email: email, redirectTo: redirectTo),
+                    customization: configuration.mailCustomization))
         } catch {
             logger.error("auth mail failed", metadata: ["mail.kind": "\(template.rawValue)", "error": "\(error)"])
             throw AuthError.mailFailed(template)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Subjects follow GoTrue's defaults; the bodies are plain HTML that works in any client. Every
 /// value is HTML-escaped, the link included.
-enum MailTemplate: String, Sendable {
+enum MailTemplate: String, Sendable, CaseIterable {
     /// Sign-up confirmation (`/signup`, `/resend type=signup`, `/otp` for a new address).
     case confirmation
     /// Password recovery (`/recover`).
@@ -64,7 +64,27 @@ enum MailTemplate: String, Sendable {
         }
     }
 
-    /// The mail for `email` with `link` and `code`.
+    /// Its name in settings (`COMPASS_AUTH_MAILER_SUBJECTS_MAGIC_LINK`), GoTrue's.
+    var settingName: String {
+        switch self {
+        case .confirmation: "CONFIRMATION"
+        case .recovery: "RECOVERY"
+        case .magicLink: "MAGIC_LINK"
+        case .invite: "INVITE"
+        case .emailChange: "EMAIL_CHANGE"
+        case .reauthentication: "REAUTHENTICATION"
+        }
+    }
+
+    /// The mail, from the operator's subject and body when configured, else the built-in ones.
+    func message(to email: String, values: MailCustomization.Values, customization: MailCustomization) -> MailMessage {
+        var message = message(to: email, link: values.confirmationURL, code: values.token, siteURL: values.siteURL)
+        if let subject = customization.subjects[rawValue] { message.subject = subject }
+        if let body = customization.bodies[rawValue] { message.html = MailCustomization.fill(body, with: values) }
+        return message
+    }
+
+    /// The built-in mail for `email` with `link` and `code`.
     func message(to email: String, link: String, code: String, siteURL: String) -> MailMessage {
         let (heading, action, button) =
             switch self {

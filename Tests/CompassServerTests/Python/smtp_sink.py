@@ -5,10 +5,18 @@ Requires AUTH with USER/PASSWORD; with CERT and KEY it offers STARTTLS and requi
 Prints "listening PORT" when ready, then serves until killed. Message N is DIRECTORY/N.eml.
 """
 import os
+import signal
 import socket
 import ssl
 import sys
 import time
+
+# A test process that dies leaves this server running: hold none of its descriptors (such as a
+# build lock taken around `swift test`), stop when SIGTERM comes even if the parent ignored it,
+# and stop when the parent is gone.
+os.closerange(3, 4096)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+parent = os.getppid()
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -46,5 +54,6 @@ if cert:
 controller = Controller(Sink(), hostname="127.0.0.1", port=port, server_hostname="localhost", **options)
 controller.start()
 print(f"listening {port}", flush=True)
-while True:
-    time.sleep(3600)
+while os.getppid() == parent:
+    time.sleep(0.5)
+os._exit(0)

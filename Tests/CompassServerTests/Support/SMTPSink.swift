@@ -42,4 +42,19 @@ struct SMTPSink {
     var mailCount: Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".eml") }.count
     }
+
+    /// Each mail received, in order: its `Subject` header and its body (base64 decoded).
+    func mails() -> [(subject: String, body: String)] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".eml") }.sorted()
+        return files.compactMap { file in
+            guard let text = try? String(contentsOfFile: directory + "/" + file, encoding: .utf8) else { return nil }
+            let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
+            guard let split = normalized.range(of: "\n\n") else { return nil }
+            let headers = normalized[..<split.lowerBound].split(separator: "\n")
+            let subject = headers.first { $0.hasPrefix("Subject: ") }.map { String($0.dropFirst("Subject: ".count)) } ?? ""
+            let encoded = normalized[split.upperBound...].split(separator: "\n").joined()
+            let body = Data(base64Encoded: encoded).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return (subject, body)
+        }
+    }
 }
