@@ -105,6 +105,23 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    @Test func functionsSetReplyHeadersAndStatus() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let shaped = try await rest.request(
+                .post, "rpc/rest_sample_reply",
+                body: #"{"headers": "[{\"Set-Cookie\": \"a=1\"}, {\"Set-Cookie\": \"b=2\"}, {\"X-Compass\": \"yes\"}]", "status": "202"}"#)
+            #expect(shaped.status == 202)
+            #expect(shaped.headers[values: .setCookie] == ["a=1", "b=2"])
+            #expect(shaped.header("X-Compass") == "yes")
+            let badHeaders = try await rest.request(.post, "rpc/rest_sample_reply", body: #"{"headers": "{\"a\": 1}", "status": ""}"#)
+            #expect(badHeaders.isError("PGRST111", status: 500))
+            let badStatus = try await rest.request(.post, "rpc/rest_sample_reply", body: #"{"headers": "", "status": "teapot"}"#)
+            #expect(badStatus.isError("PGRST112", status: 500))
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE note = 'touched'") == 1)
+        }
+    }
+
     @Test func csvReplies() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)
