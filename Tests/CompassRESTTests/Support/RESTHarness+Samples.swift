@@ -42,8 +42,10 @@ extension RESTHarness {
             UPDATE public.rest_samples SET note = 'touched' WHERE id = 1;
             RETURN 1;
         END $$;
+        CREATE FUNCTION public.rest_sample_echo(jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS 'SELECT $1';
         GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit),
-            public.rest_sample_refuse(text), public.rest_sample_reply(text, text) TO anon, authenticated, service_role;
+            public.rest_sample_refuse(text), public.rest_sample_reply(text, text), public.rest_sample_echo(jsonb)
+            TO anon, authenticated, service_role;
         CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
         CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
             FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');
