@@ -43,6 +43,9 @@ extension RESTHarness {
             RETURN 1;
         END $$;
         CREATE FUNCTION public.rest_sample_echo(jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS 'SELECT $1';
+        CREATE FUNCTION public.rest_sample_rows() RETURNS SETOF record LANGUAGE sql STABLE
+            AS 'SELECT id, note FROM public.rest_samples ORDER BY id';
+        GRANT EXECUTE ON FUNCTION public.rest_sample_rows() TO anon;
         GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit),
             public.rest_sample_refuse(text), public.rest_sample_reply(text, text), public.rest_sample_echo(jsonb)
             TO anon, authenticated, service_role;
