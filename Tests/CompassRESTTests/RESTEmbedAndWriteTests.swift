@@ -81,6 +81,12 @@ struct RESTEmbedAndWriteTests {
             #expect(out.object["total"] as? Int == 2)
             let codes = try await rest.request(.get, "rpc/rest_sample_codes?code=abcd&flags=101")
             #expect(codes.body == #""abcd:101""#)
+            let echoed = try await rest.request(.post, "rpc/rest_sample_echo", body: #"{"a": [1, 2], "b": "x"}"#)
+            #expect(echoed.status == 200)
+            #expect((echoed.object["a"] as? [Int]) == [1, 2])
+            let records = try await rest.request(.get, "rpc/rest_sample_rows")
+            #expect(records.status == 200)
+            #expect(records.array.map { $0["id"] as? Int } == [1, 2])
             let deleted = try await rest.request(.delete, "rpc/rest_sample_count")
             #expect(deleted.isError("PGRST101", status: 405))
             #expect(deleted.object["message"] as? String == "Cannot use the DELETE method on RPC")
@@ -102,6 +108,23 @@ struct RESTEmbedAndWriteTests {
             let malformed = try await rest.request(.post, "rpc/rest_sample_refuse", body: #"{"shape": "other"}"#)
             #expect(malformed.isError("PGRST121", status: 500))
             #expect(malformed.object["details"] as? String == "Invalid JSON value for MESSAGE: 'not json'")
+        }
+    }
+
+    @Test func functionsSetReplyHeadersAndStatus() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addSamples()
+            let shaped = try await rest.request(
+                .post, "rpc/rest_sample_reply",
+                body: #"{"headers": "[{\"Set-Cookie\": \"a=1\"}, {\"Set-Cookie\": \"b=2\"}, {\"X-Compass\": \"yes\"}]", "status": "202"}"#)
+            #expect(shaped.status == 202)
+            #expect(shaped.headers[values: .setCookie] == ["a=1", "b=2"])
+            #expect(shaped.header("X-Compass") == "yes")
+            let badHeaders = try await rest.request(.post, "rpc/rest_sample_reply", body: #"{"headers": "{\"a\": 1}", "status": ""}"#)
+            #expect(badHeaders.isError("PGRST111", status: 500))
+            let badStatus = try await rest.request(.post, "rpc/rest_sample_reply", body: #"{"headers": "", "status": "teapot"}"#)
+            #expect(badStatus.isError("PGRST112", status: 500))
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples WHERE note = 'touched'") == 1)
         }
     }
 

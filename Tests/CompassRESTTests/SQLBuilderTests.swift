@@ -115,6 +115,7 @@ struct SQLBuilderTests {
     static func boundedReply(bind: Int) -> String {
         ") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total, CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <="
             + " $\(bind)::bigint THEN pgrst_reply.body END AS body, pgrst_reply.location, pg_catalog.octet_length(pgrst_reply.body)"
-            + " AS body_bytes FROM pgrst_reply"
+            + " AS body_bytes, pg_catalog.current_setting('response.headers', true) AS response_headers,"
+            + " pg_catalog.current_setting('response.status', true) AS response_status FROM pgrst_reply"
     }
 }

@@ -8,6 +8,8 @@ struct StatementResult: Sendable {
     var pageTotal: Int
     var body: String
     var location: String?
+    /// What the statement set with `response.headers` and `response.status`.
+    var settings = ResponseSettings()
 }
 
 /// Runs a request's statement the way PostgREST does: one transaction on the shared pool,
@@ -76,6 +78,7 @@ struct RESTExecutor: Sendable {
         }
         return StatementResult(
             total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
-            body: body ?? "", location: try row.decode(String?.self, at: 3))
+            body: body ?? "", location: try row.decode(String?.self, at: 3),
+            settings: try ResponseSettings(headers: try row.decode(String?.self, at: 5), status: try row.decode(String?.self, at: 6)))
     }
 }

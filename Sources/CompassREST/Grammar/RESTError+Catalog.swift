@@ -102,6 +102,18 @@ extension RESTError {
             hint: "Verify that '\(name)' is included in the 'select' query parameter.")
     }
 
+    /// PGRST111, 500: `response.headers` set to something other than `[{"Name": "value"}, …]`.
+    static var malformedResponseHeaders: RESTError {
+        RESTError(
+            status: 500, code: "PGRST111",
+            message: "response.headers guc must be a JSON array composed of objects with a single key and a string value")
+    }
+
+    /// PGRST112, 500: `response.status` set to something other than an HTTP status code.
+    static var malformedResponseStatus: RESTError {
+        RESTError(status: 500, code: "PGRST112", message: "response.status guc must be a valid status code")
+    }
+
     /// PGRST114, 400: `limit`/`offset` on a `PUT`.
     static var putWithRange: RESTError {
         RESTError(status: 400, code: "PGRST114", message: "limit/offset querystring parameters are not allowed for PUT")

@@ -41,7 +41,8 @@ extension RESTAPI {
             if single, returnsRows, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         if plan.function.returnsVoid {
-            return RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)])
+            return result.settings.applied(
+                to: RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)]))
         }
         return pageReply(result, range: range, request: request, action: .call)
     }

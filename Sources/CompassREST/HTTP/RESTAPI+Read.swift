@@ -32,7 +32,7 @@ extension RESTAPI {
             if result.pageTotal < total { status = 206 }
         }
         let body = request.method == .head ? "" : result.body
-        return RESTReply.body(
-            status: status, body, contentType: request.mediaType.contentType, headers: headers)
+        return result.settings.applied(
+            to: RESTReply.body(status: status, body, contentType: request.mediaType.contentType, headers: headers))
     }
 }

@@ -45,9 +45,10 @@ extension RESTAPI {
         }
         let created = method == .post || (method == .put && result.location == MutationQueryBuilder.createdMarker)
         if preferences.representation == .representation {
-            return RESTReply.body(status: created ? 201 : 200, result.body, contentType: media.contentType, headers: headers)
+            return result.settings.applied(
+                to: RESTReply.body(status: created ? 201 : 200, result.body, contentType: media.contentType, headers: headers))
         }
-        return RESTReply.body(status: method == .post ? 201 : 204, nil, headers: headers)
+        return result.settings.applied(to: RESTReply.body(status: method == .post ? 201 : 204, nil, headers: headers))
     }
 
     /// Whether the request's transaction ends in a rollback: `Prefer: tx=rollback` where the

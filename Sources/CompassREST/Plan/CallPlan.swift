@@ -6,6 +6,8 @@ struct CallPlan: Sendable {
     var argumentsJSON: String
     /// The parameters the arguments name, in the function's order.
     var passed: [FunctionInfo.Parameter]
+    /// The function's one unnamed json/jsonb parameter takes the whole body (or the GET parameters as an object).
+    var passesBodyWhole = false
     /// For functions returning rows of an exposed table: select, filters, order and range on them.
     var read: ReadPlan?
     /// Range for functions returning other rows.
@@ -20,11 +22,14 @@ enum CallPlanner {
     ) throws(RESTError) -> CallPlan {
         let keys = Set(argumentKeys)
         let overloads = cache.functions[name] ?? []
-        let matches = overloads.filter { function in
+        var matches = overloads.filter { function in
             let names = Set(function.parameters.map(\.name))
             let required = Set(function.parameters.filter { !$0.hasDefault }.map(\.name))
             return keys.isSubset(of: names) && required.isSubset(of: keys)
         }
+        // No overload names these keys: one taking a single unnamed json/jsonb parameter takes them all.
+        let passesBodyWhole = matches.isEmpty && overloads.contains(where: \.takesBodyWhole)
+        if passesBodyWhole { matches = overloads.filter(\.takesBodyWhole) }
         guard matches.count == 1, let function = matches.first else {
             if matches.isEmpty { throw notFound(name: name, keys: keys.sorted(), cache: cache, overloads: overloads) }
             throw .ambiguousFunction(schema: cache.schema, name: name, candidates: matches)
@@ -40,7 +45,8 @@ enum CallPlanner {
         }
         return CallPlan(
             function: function, argumentsJSON: argumentsJSON,
-            passed: function.parameters.filter { keys.contains($0.name) }, read: read, range: plannedRange)
+            passed: passesBodyWhole ? [] : function.parameters.filter { keys.contains($0.name) }, passesBodyWhole: passesBodyWhole,
+            read: read, range: plannedRange)
     }
 
     /// PGRST202, suggesting a function with a close name, or else the overload whose parameters come closest.

@@ -61,6 +61,11 @@ enum CallQueryBuilder {
     private static func appendCall(_ plan: CallPlan, schema: String, to sql: inout SQLBuilder) {
         sql.append(qualifiedName: plan.function.name, in: schema)
         sql.append("(")
+        if plan.passesBodyWhole {
+            sql.bind(plan.argumentsJSON)
+            sql.append(plan.function.parameters[0].type == "jsonb" ? "::jsonb)" : "::json)")
+            return
+        }
         sql.append(plan.passed, separator: ", ") { sql, parameter in
             sql.append(identifier: parameter.name)
             sql.append(" := pgrst_args.")

@@ -7,12 +7,16 @@ extension SQLBuilder {
 
     /// Closes `pgrst_reply` and selects it with the body withheld (NULL) when it is longer than
     /// `maximumBytes`, plus the body's length: a reply too large to send never leaves Postgres,
-    /// and the worker can still say how large it would have been.
+    /// and the worker can still say how large it would have been. Then `response.headers` and
+    /// `response.status`, the settings a function may make to shape the reply, as PostgREST reads them.
     mutating func appendBoundedReply(maximumBytes: Int) {
         append(") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total,")
         append(" CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <= ")
         bind(String(maximumBytes))
         append("::bigint THEN pgrst_reply.body END AS body, pgrst_reply.location,")
-        append(" pg_catalog.octet_length(pgrst_reply.body) AS body_bytes FROM pgrst_reply")
+        append(" pg_catalog.octet_length(pgrst_reply.body) AS body_bytes,")
+        // Read once the statement (and any function it called) has run: what it set for the reply.
+        append(" pg_catalog.current_setting('response.headers', true) AS response_headers,")
+        append(" pg_catalog.current_setting('response.status', true) AS response_status FROM pgrst_reply")
     }
 }

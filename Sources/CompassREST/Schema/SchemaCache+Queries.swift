@@ -99,8 +99,8 @@ extension SchemaCache {
                  'defaults', p.pronargdefaults,
                  'returnsSet', p.proretset,
                  'returnsVoid', p.prorettype = 'pg_catalog.void'::regtype,
-                 'returnsComposite', t.typtype = 'c' OR p.prorettype = 'pg_catalog.record'::regtype
-                                     OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
+                 -- A bare `record` (no OUT columns) is read as a value: its row carries its own column names.
+                 'returnsComposite', t.typtype = 'c' OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
                  'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
                                   WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
                  'volatility', p.provolatile)

@@ -174,6 +174,11 @@ public struct FunctionInfo: Sendable, Hashable {
         case volatile = "v", stable = "s", immutable = "i"
     }
 
+    /// Whether its one parameter is an unnamed json or jsonb: it takes a call's whole body.
+    var takesBodyWhole: Bool {
+        parameters.count == 1 && parameters[0].name.isEmpty && (parameters[0].type == "json" || parameters[0].type == "jsonb")
+    }
+
     /// The rows it returns as a table (named after the function) that `select=`, filters and
     /// `order=` can address, when its output columns are declared.
     var outputTable: TableInfo? {

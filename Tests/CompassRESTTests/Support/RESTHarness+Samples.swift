@@ -35,8 +35,20 @@ extension RESTHarness {
                 RAISE SQLSTATE 'PGRST' USING MESSAGE = 'not json', DETAIL = '{}';
             END IF;
         END $$;
+        CREATE FUNCTION public.rest_sample_reply(headers text, status text) RETURNS int LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM set_config('response.headers', headers, true);
+            PERFORM set_config('response.status', status, true);
+            UPDATE public.rest_samples SET note = 'touched' WHERE id = 1;
+            RETURN 1;
+        END $$;
+        CREATE FUNCTION public.rest_sample_echo(jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS 'SELECT $1';
+        CREATE FUNCTION public.rest_sample_rows() RETURNS SETOF record LANGUAGE sql STABLE
+            AS 'SELECT id, note FROM public.rest_samples ORDER BY id';
+        GRANT EXECUTE ON FUNCTION public.rest_sample_rows() TO anon;
         GRANT EXECUTE ON FUNCTION public.rest_sample_notes(), public.rest_sample_count(), public.rest_sample_codes(char, bit),
-            public.rest_sample_refuse(text) TO anon, authenticated, service_role;
+            public.rest_sample_refuse(text), public.rest_sample_reply(text, text), public.rest_sample_echo(jsonb)
+            TO anon, authenticated, service_role;
         CREATE TABLE public.rest_sample_parts (id int, at date NOT NULL) PARTITION BY RANGE (at);
         CREATE TABLE public.rest_sample_parts_2026 PARTITION OF public.rest_sample_parts
             FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');

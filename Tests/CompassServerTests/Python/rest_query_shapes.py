@@ -4,6 +4,7 @@ embed filters, many-to-many and spread embeds, stripped nulls, CSV and max-affec
 
 usage: rest_query_shapes.py URL ANON_KEY SERVICE_KEY TOKENS_JSON USERS_JSON
 Every check is asserted here; the last line printed is a JSON summary of what was checked.
+Run after rest_client.py on the same server (RESTClientTests), so it reads only what that leaves.
 """
 
 import json
@@ -74,12 +75,12 @@ checked.append("stripped nulls and csv")
 
 # max-affected under handling=strict refuses a wider write and leaves the rows alone.
 try:
-    sofia.table("activities").update({"is_read": True}).eq("user_id", S).max_affected(1).execute()
+    sofia.table("interactions").update({"sentiment": "negative"}).eq("logged_by", S).max_affected(1).execute()
     raise AssertionError("max-affected was not enforced")
 except APIError as error:
     assert error.code == "PGRST124", error
-unread = sofia.table("activities").select("id", count="exact").eq("user_id", S).eq("is_read", False).execute().count
-assert unread > 1, unread
+negative = sofia.table("interactions").select("id", count="exact").eq("logged_by", S).eq("sentiment", "negative").execute().count
+assert negative == 0, negative
 checked.append("max-affected")
 
 print(json.dumps({"checked": checked}))
