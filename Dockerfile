@@ -5,7 +5,8 @@ WORKDIR /src
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
-RUN swift build -c release --product compass && swift build -c release --product compass-worker
+# One invocation: building the two products one after the other rebuilt the shared modules twice.
+RUN swift build -c release
 
 FROM swift:6.1-noble-slim
 RUN apt-get update && apt-get install -y --no-install-recommends libpq5 && rm -rf /var/lib/apt/lists/*
