@@ -6,8 +6,9 @@ import Foundation
 import Testing
 
 /// The official Python `supabase` client, unchanged, signs in against a worker whose access
-/// tokens are ES256 (`COMPASS_JWT_SIGNING_KEYS`), reads /rest/v1 with that session, checks the
-/// signature itself against `/auth/v1/.well-known/jwks.json`, and sees rotation at work.
+/// tokens are ES256 (`COMPASS_JWT_SIGNING_KEYS`), reads /rest/v1 and /api and joins realtime with
+/// that session, checks the signature itself against `/auth/v1/.well-known/jwks.json`, and sees
+/// rotation at work.
 @Suite("End to end with the Python supabase client and an ES256 signing key")
 struct SigningKeyClientTests {
     /// Throwaway keys made for this test: the worker signs with the first; the second was the
@@ -47,6 +48,7 @@ struct SigningKeyClientTests {
             #expect(header["kid"] as? String == "worker-key-2")
             #expect(out["user"] as? String == maria)
             #expect((out["rows"] as? Int ?? 0) > 0)
+            #expect(out["api"] as? Int == 200)
             #expect(out["realtime"] as? String == "subscribed")
             let claims = try #require(out["claims"] as? [String: Any])
             #expect(claims["sub"] as? String == maria && claims["role"] as? String == "authenticated")
@@ -59,6 +61,10 @@ struct SigningKeyClientTests {
             let retiredREST = try #require(out["retired_rest"] as? [String: Any])
             #expect(retiredREST["code"] as? String == "PGRST301")
             #expect(retiredREST["message"] as? String == "No suitable key or wrong key type")
+            let retiredAPI = try #require(out["retired_api"] as? [String: Any])
+            #expect(retiredAPI["status"] as? Int == 401)
+            #expect(retiredAPI["code"] as? String == "invalid_token")
+            #expect(retiredAPI["message"] as? String == "invalid JWT: no signing key matches the token's kid")
         }
     }
 

@@ -10,11 +10,22 @@ import asyncio
 import base64
 import json
 import sys
+import urllib.error
 import urllib.request
 
 from supabase import acreate_client
 from supabase_auth.errors import AuthApiError
 from postgrest.exceptions import APIError
+
+
+def api_get(url, anon_key, path, token):
+    """GET an /api endpoint as `token`: (status, body)."""
+    request = urllib.request.Request(f"{url}{path}", headers={"apikey": anon_key, "Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 def header_of(token):
@@ -38,6 +49,8 @@ async def main(url, anon_key, email, password, family, previous, retired):
     out["user"] = user.user.id
     rows = await client.table("parent_activities").select("id").eq("family_unit_id", family).execute()
     out["rows"] = len(rows.data)
+    status, _ = api_get(url, anon_key, "/api/v1/notifications", signed_in.session.access_token)
+    out["api"] = status
 
     # The client verifies the signature itself against the published key of the token's kid.
     claims = await client.auth.get_claims()
@@ -84,6 +97,9 @@ async def main(url, anon_key, email, password, family, previous, retired):
         out["retired_rest"] = "accepted"
     except APIError as error:
         out["retired_rest"] = {"code": error.code, "message": error.message}
+
+    status, body = api_get(url, anon_key, "/api/v1/notifications", retired)
+    out["retired_api"] = {"status": status, "code": body.get("code"), "message": body.get("message")}
 
     await client.auth.sign_out()
     print(json.dumps(out))
