@@ -98,6 +98,14 @@ async def main(url, anon_key, email, password, family, previous, retired):
     except APIError as error:
         out["retired_rest"] = {"code": error.code, "message": error.message}
 
+    # ... and by a realtime join, with Realtime's reason.
+    await stranger.realtime.set_auth(retired)
+    replies = asyncio.Queue()
+    refused = stranger.channel("e2e-jwks-retired")
+    refused.on_postgres_changes("INSERT", lambda change: None, table="parent_activities", schema="public")
+    await refused.subscribe(lambda state, error: replies.put_nowait([str(state), str(error) if error else None]))
+    out["retired_realtime"] = await asyncio.wait_for(replies.get(), 15)
+
     status, body = api_get(url, anon_key, "/api/v1/notifications", retired)
     out["retired_api"] = {"status": status, "code": body.get("code"), "message": body.get("message")}
 
