@@ -153,6 +153,16 @@ struct SigningKeyVerifierTests {
         }
     }
 
+    @Test func aGeneratedKeySignsAndVerifies() async throws {
+        let generated = SigningKey.newES256JWK(kid: "fresh")
+        let keys = try await K.set(generated, K.ecCurrent)
+        let token = try await K.token(signedBy: keys)
+        #expect(try K.header(of: token)["kid"] as? String == "fresh")
+        let verifier = try await AccessTokenVerifier(secret: F.secret, signingKeys: keys)
+        #expect(try await verifier.verify(token, now: F.now).role == .authenticated)
+        #expect(SigningKey.newES256JWK() != SigningKey.newES256JWK())
+    }
+
     /// One key's published JWK as text (what an attacker would use as an HMAC secret).
     private static func publicKeyText(_ keys: SigningKeySet, kid: String) throws -> String {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(keys.publishedJSON.utf8)) as? [String: Any])
