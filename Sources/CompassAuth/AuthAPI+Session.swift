@@ -132,8 +132,12 @@ extension AuthAPI {
         do {
             claims = try await verifier.verify(token)
         } catch {
-            let detail: String
-            if case .expired = error { detail = "token has invalid claims: token is expired" } else { detail = "signature is invalid" }
+            let detail =
+                switch error {
+                case .expired: "token has invalid claims: token is expired"
+                case .unknownKey: "no signing key matches the token's kid"
+                default: "signature is invalid"
+                }
             throw AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
         }
         guard let user = claims.subject.flatMap(UUID.init(uuidString:)) else {

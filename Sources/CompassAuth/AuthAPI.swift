@@ -29,6 +29,8 @@ public struct AuthAPI: CompassAPI {
     let mailer: AuthMailer
     let redirects: RedirectPolicy
     let logger: Logger
+    /// `/.well-known/jwks.json`: the signing keys' public halves (none for HS256 alone).
+    let publishedKeys: String
     /// Auth's own connections: sign-in keeps working while REST holds every shared one.
     public let pool: PostgresPool
 
@@ -36,7 +38,9 @@ public struct AuthAPI: CompassAPI {
     public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {
         pool = context.makePool(size: configuration.poolSize)
         store = AuthStore(pool: pool)
-        sessions = try await SessionIssuer(store: store, secret: secret, configuration: configuration, now: context.now)
+        sessions = try await SessionIssuer(
+            store: store, secret: secret, signingKey: context.signingKeys?.current, configuration: configuration, now: context.now)
+        publishedKeys = context.signingKeys?.publishedJSON ?? SigningKeySet.emptyPublishedJSON
         self.configuration = configuration
         self.verifier = context.verifier
         limiter = SignInRateLimiter(store: store, configuration: configuration)
@@ -51,6 +55,9 @@ public struct AuthAPI: CompassAPI {
     /// Adds every `/auth/v1` route, behind the gateway, GoTrue's error replies and its API-version header.
     public func addRoutes(to router: Router<CompassRequestContext>) {
         let api = self
+        // Public keys are public: verifiers elsewhere fetch them without the project's API key.
+        router.group("/auth/v1").add(middleware: AuthAPIVersionMiddleware())
+            .get(".well-known/jwks.json") { _, _ in api.jwks() }
         let group = router.group("/auth/v1")
             .add(middleware: ErrorReplyMiddleware(AuthError.translating))
             .add(middleware: AuthAPIVersionMiddleware())
@@ -95,6 +102,12 @@ public struct AuthAPI: CompassAPI {
     /// `GET /health`.
     func health() -> Response {
         JSONReply.text(#"{"description":"Compass's GoTrue-compatible auth API","name":"GoTrue","version":"compass"}"#)
+    }
+
+    /// `GET /.well-known/jwks.json`: the signing keys' public JWKs, cacheable for ten minutes
+    /// (so a new key is listed second for that long before it moves first and signs).
+    func jwks() -> Response {
+        JSONReply.text(publishedKeys, headers: [.cacheControl: "public, max-age=600"])
     }
 
     /// `GET /settings`: which sign-in methods exist.

@@ -19,13 +19,13 @@ public struct SessionIssuer: Sendable {
     /// The current time.
     let now: @Sendable () -> Date
 
-    /// An issuer signing with `secret`.
+    /// An issuer signing access tokens with `signingKey` (ES256/RS256 with its `kid`), else with `secret` (HS256).
     public init(
-        store: AuthStore, secret: String, configuration: AuthConfiguration,
+        store: AuthStore, secret: String, signingKey: SigningKey? = nil, configuration: AuthConfiguration,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         self.store = store
-        self.issuer = try await AccessTokenIssuer(secret: secret)
+        self.issuer = try await AccessTokenIssuer(secret: secret, signingKey: signingKey)
         self.configuration = configuration
         self.derivationKey = SymmetricKey(data: SHA256.hash(data: Data(("compass refresh tokens:" + secret).utf8)))
         self.now = now

@@ -8,6 +8,7 @@ import Foundation
 /// compass keys            # anon=…  service_role=…
 /// compass keys --anon     # only the anon key
 /// compass keys --json     # {"anon": …, "service_role": …}
+/// compass keys --new-signing-key   # {"keys":[{…ES256 private JWK…}]} for COMPASS_JWT_SIGNING_KEYS
 /// ```
 /// The keys are deterministic (``APIKeys``), so they match what the worker accepts. No database
 /// is involved, so there is no `--database-url`.
@@ -22,7 +23,14 @@ struct KeysCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (with --anon: {\"anon\": …}).")
     var json = false
 
+    @Flag(help: "Print a new ES256 signing key as a JWK set for COMPASS_JWT_SIGNING_KEYS (it holds the private key).")
+    var newSigningKey = false
+
     func run() async throws {
+        if newSigningKey {
+            print(#"{"keys":["# + SigningKey.newES256JWK() + "]}")
+            return
+        }
         let secret = try JWTSecretSource.resolve()
         let keys: APIKeys
         do {

@@ -21,6 +21,8 @@ public struct ServerContext: Sendable {
     public let listener: PostgresConfiguration
     /// Verifies API keys and access tokens for every surface.
     public let verifier: AccessTokenVerifier
+    /// The asymmetric keys access tokens are signed with (`COMPASS_JWT_SIGNING_KEYS`), nil for HS256 only.
+    public let signingKeys: SigningKeySet?
     /// The registry `/metrics` renders; each API registers its own metrics in it.
     public let metrics: PrometheusCollectorRegistry
     /// Where the server logs.
@@ -33,15 +35,17 @@ public struct ServerContext: Sendable {
 
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
-        postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String, poolSize: Int,
-        poolCheckoutTimeout: Duration = .seconds(10), logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String,
+        signingKeys: SigningKeySet? = nil, poolSize: Int, poolCheckoutTimeout: Duration = .seconds(10), logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(JWTSecretError) {
         self.postgres = postgres
         self.listener = listener ?? postgres
         self.poolCheckoutTimeout = poolCheckoutTimeout
         self.pool = PostgresPool(
             configuration: postgres, maximumConnections: poolSize, checkoutTimeout: poolCheckoutTimeout, logger: logger)
-        self.verifier = try await AccessTokenVerifier(secret: jwtSecret)
+        self.verifier = try await AccessTokenVerifier(secret: jwtSecret, signingKeys: signingKeys)
+        self.signingKeys = signingKeys
         self.metrics = PrometheusCollectorRegistry()
         self.logger = logger
         self.now = now

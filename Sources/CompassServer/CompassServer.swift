@@ -3,6 +3,7 @@ import CompassAuth
 import CompassHTTP
 import CompassREST
 import CompassRealtime
+import CompassTokens
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -48,8 +49,11 @@ public struct CompassServer: Sendable {
     public init(
         configuration: ServerConfiguration, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
+        var signingKeys: SigningKeySet?
+        if let keys = configuration.jwtSigningKeys { signingKeys = try await SigningKeySet(jwksJSON: keys) }
         let context = try await ServerContext(
             postgres: configuration.database, listener: configuration.listener, jwtSecret: configuration.jwtSecret,
+            signingKeys: signingKeys,
             poolSize: configuration.poolSize, poolCheckoutTimeout: configuration.poolCheckoutTimeout, logger: logger, now: now)
         self.configuration = configuration
         self.context = context

@@ -14,7 +14,7 @@ import Postgres
 /// ```swift
 /// let configuration = try ServerConfiguration(environment: ProcessInfo.processInfo.environment)
 /// ```
-/// `DATABASE_URL` and `COMPASS_JWT_SECRET` are required; `COMPASS_WORKER_HOST` (127.0.0.1),
+/// `DATABASE_URL` and `COMPASS_JWT_SECRET` are required; `COMPASS_JWT_SIGNING_KEYS` (none), `COMPASS_WORKER_HOST` (127.0.0.1),
 /// `COMPASS_WORKER_PORT` (4000), `LOG_LEVEL` (info), `COMPASS_LOG_FORMAT` (text), `COMPASS_DB_POOL_SIZE` (10) and
 /// `COMPASS_DB_STATEMENT_CACHE_SIZE` (128; 0 behind a transaction-mode pooler),
 /// `COMPASS_LISTEN_DATABASE_URL` (`DATABASE_URL`; Postgres itself when `DATABASE_URL` is a
@@ -42,8 +42,11 @@ public struct ServerConfiguration: Sendable {
     public var poolSize = 10
     /// How long a request waits for a free connection before it is answered 503 with `Retry-After`.
     public var poolCheckoutTimeout: Duration = .seconds(10)
-    /// The HS256 secret tokens are signed with.
+    /// The HS256 secret: the API keys' signature, and access tokens' when no signing key is set.
     public var jwtSecret: String
+    /// `COMPASS_JWT_SIGNING_KEYS`: a JWK set of ES256/RS256 private keys; the first signs access
+    /// tokens, every one verifies (rotation). Nil: access tokens are HS256 as before.
+    public var jwtSigningKeys: String?
     /// `/auth/v1`'s settings.
     public var auth = AuthConfiguration()
     /// `/rest/v1`'s settings.
@@ -92,6 +95,14 @@ public struct ServerConfiguration: Sendable {
                 listenURL == nil ? "DATABASE_URL" : "COMPASS_LISTEN_DATABASE_URL", listenURL ?? url,
                 applicationName: Self.listenApplicationName),
             jwtSecret: secret)
+        if let keys = environment.string("COMPASS_JWT_SIGNING_KEYS") {
+            do throws(SigningKeyError) {
+                try SigningKeySet.check(keys)
+            } catch {
+                throw ConfigurationError("COMPASS_JWT_SIGNING_KEYS", problem: error.problem)
+            }
+            jwtSigningKeys = keys
+        }
         host = environment.string("COMPASS_WORKER_HOST") ?? host
         port = try environment.integer("COMPASS_WORKER_PORT", in: 0...65535) ?? port
         logLevel = try environment.logLevel("LOG_LEVEL") ?? logLevel

@@ -4,6 +4,9 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
     case malformed
     /// Wrong signature or algorithm.
     case badSignature
+    /// An ES256/RS256 token whose `kid` is missing or names none of the configured signing keys
+    /// (a key retired from `COMPASS_JWT_SIGNING_KEYS`, or another project's).
+    case unknownKey
     /// `exp` lies in the past (by this many seconds, clamped to `Int`'s range).
     case expired(secondsAgo: Int)
     /// A claim is missing or unusable, or the token's dates lie in the future.
@@ -31,6 +34,7 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .malformed: return "MalformedJWT: The token provided is not a valid JWT"
         case .badSignature: return "JwtSignatureError: Failed to validate JWT signature"
+        case .unknownKey: return "JwtSignatureError: No signing key matches the token's kid"
         case .expired(let seconds): return "InvalidJWTToken: Token has expired \(seconds) seconds ago"
         case .missingClaims(.roleOrExpiryMissing): return "InvalidJWTToken: Fields `role` and `exp` are required in JWT"
         case .missingClaims(.notANumber(let claim)): return "InvalidJWTToken: Claim '\(claim)' is not a number"
@@ -47,6 +51,7 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         switch self {
         case .malformed: return "invalid JWT: the token is not three base64url-encoded JSON parts"
         case .badSignature: return "invalid JWT: signature is invalid"
+        case .unknownKey: return "invalid JWT: no signing key matches the token's kid"
         case .expired: return "invalid JWT: token is expired"
         case .missingClaims(.roleOrExpiryMissing): return "invalid JWT: the role and exp claims are required"
         case .missingClaims(.notANumber(let claim)): return "invalid JWT: claim \(claim) is not a number"

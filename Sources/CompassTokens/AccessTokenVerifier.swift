@@ -1,13 +1,16 @@
 import Foundation
 import JWTKit
 
-/// Verifies HS256 JWTs signed with the project secret (`COMPASS_JWT_SECRET`).
+/// Verifies JWTs signed with the project secret (`COMPASS_JWT_SECRET`, HS256) or with one of
+/// the asymmetric signing keys (`COMPASS_JWT_SIGNING_KEYS`, ES256/RS256, picked by `kid`).
 ///
 /// ```swift
-/// let verifier = try await AccessTokenVerifier(secret: secret)
+/// let verifier = try await AccessTokenVerifier(secret: secret, signingKeys: keys)
 /// let claims = try await verifier.verify(token)   // AccessClaims, or throws an AccessTokenError
 /// ```
-/// Checks, in order: shape, `alg` = HS256, signature, `role` present (and `exp`, when the
+/// Checks, in order: shape, `alg` (HS256 against the secret; ES256/RS256 against the key its
+/// `kid` names, whose algorithm it must be: the secret never checks an asymmetric token nor a
+/// public key an HS256 one), signature, `role` present (and `exp`, when the
 /// ``ExpiryRule`` requires it), `exp`, `nbf` and `iat` numbers, `exp` in the future, `nbf` and
 /// `iat` not beyond the clock skew (see ``TokenLifetime``), and last `role` one of
 /// anon/authenticated/service_role: an ``AccessTokenError/unknownRole(_:)`` refusal is of a
@@ -16,12 +19,15 @@ import JWTKit
 /// (``ClaimValue``) and time stays `Double`.
 public struct AccessTokenVerifier: Sendable {
     private let keys: JWTKeyCollection
+    /// The asymmetric keys, nil when none is configured (then only HS256 tokens verify).
+    private let signingKeys: SigningKeySet?
     /// Tokens already verified (their time claims are checked again on every use).
     let cache = VerifiedTokenCache()
 
-    /// Prepares the key; the secret is used as its UTF-8 bytes, like Supabase's JWT secret.
-    public init(secret: String) async throws(JWTSecretError) {
+    /// Prepares the keys; the secret is used as its UTF-8 bytes, like Supabase's JWT secret.
+    public init(secret: String, signingKeys: SigningKeySet? = nil) async throws(JWTSecretError) {
         keys = try await JWTKeyCollection.hs256(secret: secret)
+        self.signingKeys = signingKeys
     }
 
     /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted.
@@ -38,9 +44,9 @@ public struct AccessTokenVerifier: Sendable {
             let header = Self.decoded(Header.self, from: headerText),
             let claims = Self.decoded(ReadClaims.self, from: payloadText)
         else { throw .malformed }
-        guard header.alg == .string("HS256") else { throw .badSignature }
+        let verifying = try key(for: header)
         do {
-            _ = try await keys.verify(token, as: SignatureOnly.self)
+            _ = try await verifying.verify(token, as: SignatureOnly.self)
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
             throw .badSignature
         } catch {
@@ -57,6 +63,17 @@ public struct AccessTokenVerifier: Sendable {
             sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))
         cache.insert(.init(claims: verified, lifetime: lifetime), for: token, now: now.timeIntervalSince1970)
         return verified
+    }
+
+    /// The key that checks a token with `header`: the secret for HS256, the `kid`'s key for
+    /// ES256/RS256 when the token names the algorithm that key is for; any other `alg` (`none`) is refused.
+    private func key(for header: Header) throws(AccessTokenError) -> JWTKeyCollection {
+        guard let alg = header.alg?.string else { throw .badSignature }
+        if alg == "HS256" { return keys }
+        guard let algorithm = SigningAlgorithm(rawValue: alg) else { throw .badSignature }
+        guard let kid = header.kid?.string, let key = signingKeys?.key(kid: kid) else { throw .unknownKey }
+        guard key.algorithm == algorithm else { throw .badSignature }
+        return key.verifying
     }
 
     /// A cached token: the checks that depend on the caller and the clock, in the order `verify` makes them.
@@ -81,6 +98,7 @@ public struct AccessTokenVerifier: Sendable {
     /// The header field the verifier reads.
     private struct Header: Decodable {
         var alg: ClaimValue?
+        var kid: ClaimValue?
     }
 
     /// The claims the verifier reads; the rest stay in the signed JSON for policies.

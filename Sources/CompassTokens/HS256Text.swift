@@ -6,9 +6,9 @@ import Foundation
 /// JWTKit signs Codable payloads; this signs claim text as written, for the API keys'
 /// fixed bytes (and tests that need claims no encoder would write).
 enum HS256Text {
-    /// `header.payload.signature` for `claimsJSON`, signed with `secret`'s UTF-8 bytes.
-    static func token(claimsJSON: String, secret: String) -> String {
-        let header = #"{"alg":"HS256","typ":"JWT"}"#
+    /// `header.payload.signature` for `claimsJSON`, signed with `secret`'s UTF-8 bytes (tests
+    /// pass other headers: forgeries naming a signing key's `kid`).
+    static func token(header: String = #"{"alg":"HS256","typ":"JWT"}"#, claimsJSON: String, secret: String) -> String {
         let signingInput = base64URL(Data(header.utf8)) + "." + base64URL(Data(claimsJSON.utf8))
         let signature = HMAC<SHA256>.authenticationCode(
             for: Data(signingInput.utf8), using: SymmetricKey(data: Data(secret.utf8)))

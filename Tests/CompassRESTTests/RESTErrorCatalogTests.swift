@@ -94,6 +94,7 @@ struct RESTErrorCatalogTests {
         Expected(error: .invalidJWT(.malformed(parts: 2)), status: 401, code: "PGRST301", message: "Expected 3 parts in JWT; got 2"),
         Expected(error: .invalidJWT(.malformed(parts: 3)), status: 401, code: "PGRST301", message: "JWT couldn't be decoded"),
         Expected(error: .invalidJWT(.badSignature), status: 401, code: "PGRST301", message: "JWT cryptographic operation failed"),
+        Expected(error: .invalidJWT(.noSuitableKey), status: 401, code: "PGRST301", message: "No suitable key or wrong key type"),
         Expected(error: .invalidJWT(.expired), status: 401, code: "PGRST303", message: "JWT expired"),
         Expected(error: .invalidJWT(.unreadableClaims), status: 401, code: "PGRST303", message: "Parsing claims failed"),
         Expected(error: .internalFailure(.databaseClient), status: 500, code: "PGRSTX00", message: "Database client error."),

@@ -24,6 +24,16 @@ struct ServerConfigurationTests {
         }
     }
 
+    @Test func signingKeysAreOptionalAndABadSetStopsTheWorkerWithoutQuotingIt() throws {
+        #expect(try configuration([:]).jwtSigningKeys == nil)
+        let privatePart = "c2VjcmV0LXByaXZhdGUtcGFydC1vZi10aGUta2V5"
+        #expect {
+            try configuration(["COMPASS_JWT_SIGNING_KEYS": #"{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"\#(privatePart)"}]}"#])
+        } throws: { error in
+            "\(error)".contains("COMPASS_JWT_SIGNING_KEYS") && "\(error)".contains("has no kid") && !"\(error)".contains(privatePart)
+        }
+    }
+
     @Test func everyAPIsSettingsAreTrimmedByTheSameRule() throws {
         let settings = try configuration([
             "COMPASS_WORKER_PORT": " 4001", "COMPASS_AUTH_JWT_EXPIRY": " 3600 ", "COMPASS_REST_MAX_BODY_BYTES": "2048\n",

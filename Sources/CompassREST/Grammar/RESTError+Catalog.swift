@@ -251,6 +251,7 @@ extension RESTError {
             switch problem {
             case .malformed(let parts): ("PGRST301", parts == 3 ? "JWT couldn't be decoded" : "Expected 3 parts in JWT; got \(parts)")
             case .badSignature: ("PGRST301", "JWT cryptographic operation failed")
+            case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type")
             case .expired: ("PGRST303", "JWT expired")
             case .unreadableClaims: ("PGRST303", "Parsing claims failed")
             case .notYetValid: ("PGRST303", "JWT not yet valid")

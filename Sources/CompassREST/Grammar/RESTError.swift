@@ -80,6 +80,8 @@ extension RESTError {
         /// Not three base64url parts that decode; `parts` is how many dot-separated parts it has.
         case malformed(parts: Int)
         case badSignature
+        /// An ES256/RS256 token whose `kid` names no configured signing key.
+        case noSuitableKey
         case expired
         /// The payload lacks the claims a token needs, or a time claim is not a number.
         case unreadableClaims

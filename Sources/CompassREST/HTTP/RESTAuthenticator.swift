@@ -22,6 +22,7 @@ struct RESTAuthenticator: Sendable {
         switch error {
         case .malformed: .invalidJWT(.malformed(parts: token.split(separator: ".", omittingEmptySubsequences: false).count))
         case .badSignature: .invalidJWT(.badSignature)
+        case .unknownKey: .invalidJWT(.noSuitableKey)
         case .expired: .invalidJWT(.expired)
         case .missingClaims(.notValidYet): .invalidJWT(.notYetValid)
         case .missingClaims(.issuedInFuture): .invalidJWT(.issuedInFuture)
