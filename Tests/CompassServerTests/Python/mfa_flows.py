@@ -16,7 +16,8 @@ import time
 import uuid
 
 from supabase import acreate_client
-from supabase_auth.errors import AuthApiError
+
+from auth_codes import code_of
 
 
 def totp(secret, step):
@@ -29,14 +30,6 @@ def totp(secret, step):
 def claims(token):
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-
-
-async def code_of(step):
-    try:
-        await step()
-        return "accepted"
-    except AuthApiError as error:
-        return error.code
 
 
 async def main(url, anon_key):
