@@ -75,6 +75,7 @@ public struct AuthAPI: CompassAPI {
         group.get("reauthenticate") { request, _ in try await api.reauthenticate(request) }
         group.get("verify") { request, context in try await api.verifyLink(request, address: context.clientAddress) }
         group.post("verify") { request, context in try await api.verifyCode(request, address: context.clientAddress) }
+        api.addMFARoutes(to: group)
         api.addAdminRoutes(to: group)
     }
 

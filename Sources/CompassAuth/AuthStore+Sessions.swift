@@ -10,8 +10,8 @@ extension AuthStore {
         var revoked: Bool
         /// When it was last changed: for a revoked token, when it was rotated away.
         var updatedAt: Date
-        /// How and when the session started (the `amr` entry).
-        var signedIn: SessionClaims.Method
+        /// The session's level and how it was authenticated (the `aal` and `amr` claims).
+        var assurance: SessionAssurance
     }
 
     /// Starts a session for `userID` whose first refresh token has `tokenHash`; returns its id.
@@ -30,17 +30,37 @@ extension AuthStore {
     /// The token with `hash`, its session locked against a concurrent rotation.
     func lockToken(hash: String, on tx: PostgresConnection) async throws -> TokenRow? {
         let rows = try await tx.query("""
-            SELECT t.id::int, t.session_id, t.user_id, t.revoked, t.updated_at,
-                   extract(epoch FROM s.created_at)::bigint::int, s.authentication_method
+            SELECT t.id::int, t.session_id, t.user_id, t.revoked, t.updated_at, \(unescaped: SessionAssurance.columns)
               FROM auth.refresh_tokens AS t JOIN auth.sessions AS s ON s.id = t.session_id
              WHERE t.token_hash = \(hash)
                FOR UPDATE OF s
             """)
         guard let row = rows.first else { return nil }
-        let (id, session, user, revoked, updated, signedIn, method) = try row.decode((Int, UUID, UUID, Bool, Date, Int, String).self)
+        let (id, session, user, revoked, updated) = try row.decode((Int, UUID, UUID, Bool, Date).self)
         return TokenRow(
             id: id, sessionID: session, userID: user, revoked: revoked, updatedAt: updated,
-            signedIn: SessionClaims.Method(method: method, timestamp: signedIn))
+            assurance: try SessionAssurance.decode(row, from: 5))
+    }
+
+    /// The session's level and methods; nil when it ended.
+    func assurance(session: UUID, on tx: PostgresConnection) async throws -> SessionAssurance? {
+        guard let row = try await tx.query("""
+            SELECT \(unescaped: SessionAssurance.columns) FROM auth.sessions AS s WHERE s.id = \(session)
+            """).first else { return nil }
+        return try SessionAssurance.decode(row, from: 0)
+    }
+
+    /// Revokes the session's live refresh tokens and gives it `newHash` instead.
+    func replaceRefreshToken(session: UUID, userID: UUID, newHash: String, now: Date, on tx: PostgresConnection) async throws {
+        let parent = try await activeTokenHash(session: session, on: tx)
+        try await tx.query("""
+            UPDATE auth.refresh_tokens SET revoked = true, updated_at = \(now) WHERE session_id = \(session) AND NOT revoked
+            """)
+        try await tx.query("""
+            INSERT INTO auth.refresh_tokens (token_hash, user_id, session_id, parent, created_at, updated_at)
+            VALUES (\(newHash), \(userID), \(session), \(parent), \(now), \(now))
+            """)
+        try await tx.query("UPDATE auth.sessions SET updated_at = \(now) WHERE id = \(session)")
     }
 
     /// The hash of the session's one unrevoked token.

@@ -42,7 +42,8 @@ public struct AuthStore: Sendable {
             'invited_at', \(iso("u.invited_at")), 'new_email', u.email_change,
             'email_change_sent_at', \(iso("u.email_change_sent_at")),
             'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', \(identitiesJSON),
-            'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous
+            'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous,
+            'factors', \(factorsJSON)
         )::text
         """
 
@@ -54,6 +55,16 @@ public struct AuthStore: Sendable {
                       'created_at', \(iso("i.created_at")), 'updated_at', \(iso("i.updated_at")), 'email', i.email)
                       ORDER BY i.created_at, i.id)
                     FROM auth.identities AS i WHERE i.user_id = u.id), '[]'::jsonb)
+        """
+
+    /// `u`'s MFA factors as GoTrue returns them (never their secrets); NULL when there are none.
+    private static let factorsJSON = """
+        (SELECT jsonb_agg(jsonb_build_object(
+                    'id', f.id, 'friendly_name', f.friendly_name, 'factor_type', f.factor_type, 'status', f.status,
+                    'created_at', \(iso("f.created_at")), 'updated_at', \(iso("f.updated_at")),
+                    'last_challenged_at', \(iso("f.last_challenged_at")))
+                    ORDER BY f.created_at, f.id)
+           FROM auth.mfa_factors AS f WHERE f.user_id = u.id)
         """
 
     private static func iso(_ column: String) -> String {

@@ -27,9 +27,11 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var createdAt: String
     public var updatedAt: String
     public var isAnonymous: Bool
+    /// MFA factors, verified or not (absent when there are none, as GoTrue omits them).
+    public var factors: [JSONValue]?
 
     enum CodingKeys: String, CodingKey {
-        case id, aud, role, email, phone, identities
+        case id, aud, role, email, phone, identities, factors
         case emailConfirmedAt = "email_confirmed_at"
         case confirmedAt = "confirmed_at"
         case lastSignInAt = "last_sign_in_at"

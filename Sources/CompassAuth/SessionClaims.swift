@@ -25,7 +25,7 @@ struct SessionClaims: JWTPayload, Equatable {
         var timestamp: Int
     }
 
-    init(user: AuthUser, sessionID: UUID, signedIn: Method, issuer: String, now: Date, lifetime: Int) {
+    init(user: AuthUser, sessionID: UUID, assurance: SessionAssurance, issuer: String, now: Date, lifetime: Int) {
         iss = issuer
         sub = user.id
         iat = Int(now.timeIntervalSince1970)
@@ -33,7 +33,8 @@ struct SessionClaims: JWTPayload, Equatable {
         email = user.email ?? ""
         app_metadata = user.appMetadata
         user_metadata = user.userMetadata
-        amr = [signedIn]
+        aal = assurance.level
+        amr = assurance.methods
         session_id = sessionID.uuidString.lowercased()
         is_anonymous = user.isAnonymous
     }

@@ -41,7 +41,20 @@ public struct SessionIssuer: Sendable {
             userID: userID, tokenHash: SessionIssuer.hash(token), method: method, now: time, on: tx)
         return try await makeSession(
             user: user, sessionID: session, refreshToken: token,
-            signedIn: SessionClaims.Method(method: method, timestamp: Int(time.timeIntervalSince1970)))
+            assurance: .firstFactor(method, at: time))
+    }
+
+    /// The session's reply after its assurance changed (a second factor verified): a new
+    /// refresh token replaces the session's current one, and the access token carries the
+    /// level and methods now stored for it.
+    func reissue(session: UUID, for user: AuthUser, on tx: PostgresConnection) async throws -> AuthSession {
+        guard let userID = UUID(uuidString: user.id), let assurance = try await store.assurance(session: session, on: tx) else {
+            throw AuthError.sessionNotFound
+        }
+        let token = SessionIssuer.randomToken()
+        try await store.replaceRefreshToken(
+            session: session, userID: userID, newHash: SessionIssuer.hash(token), now: now(), on: tx)
+        return try await makeSession(user: user, sessionID: session, refreshToken: token, assurance: assurance)
     }
 
     /// `grant_type=refresh_token`: rotates `token`, or answers a replay as GoTrue does.
@@ -54,19 +67,19 @@ public struct SessionIssuer: Sendable {
             if !row.revoked {
                 let next = derive(from: token)
                 try await store.rotate(row, parentHash: presented, newHash: SessionIssuer.hash(next), now: time, on: tx)
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, signedIn: row.signedIn))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: next, assurance: row.assurance))
             }
             let active = try await store.activeTokenHash(session: row.sessionID, on: tx)
             let child = derive(from: token)
             // As GoTrue: the direct parent of the active token gets it back however late (its
             // client lost the reply to its refresh); older tokens only within the interval.
             if let active, SessionIssuer.hash(child) == active {
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: child, signedIn: row.signedIn))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: child, assurance: row.assurance))
             }
             if time.timeIntervalSince(row.updatedAt) <= configuration.refreshReuseInterval, let active,
                 let current = descendant(of: token, hashing: active)
             {
-                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, signedIn: row.signedIn))
+                return .success(try await makeSession(user: user, sessionID: row.sessionID, refreshToken: current, assurance: row.assurance))
             }
             // A replay past the grace interval: the token may have leaked, so end the session.
             try await store.deleteSession(row.sessionID, on: tx)
@@ -76,11 +89,11 @@ public struct SessionIssuer: Sendable {
     }
 
     /// A session reply: a fresh access token for `user` in `sessionID`.
-    func makeSession(user: AuthUser, sessionID: UUID, refreshToken: String, signedIn: SessionClaims.Method) async throws
+    func makeSession(user: AuthUser, sessionID: UUID, refreshToken: String, assurance: SessionAssurance) async throws
         -> AuthSession
     {
         let claims = SessionClaims(
-            user: user, sessionID: sessionID, signedIn: signedIn, issuer: configuration.issuer, now: now(),
+            user: user, sessionID: sessionID, assurance: assurance, issuer: configuration.issuer, now: now(),
             lifetime: configuration.jwtExpiry)
         return AuthSession(
             accessToken: try await issuer.sign(claims), expiresIn: configuration.jwtExpiry, expiresAt: claims.exp,

@@ -10,7 +10,8 @@ import time
 import uuid
 
 from supabase import acreate_client
-from supabase_auth.errors import AuthApiError
+
+from auth_codes import code_of
 
 
 async def main(url, anon_key, email, password, family):
@@ -49,13 +50,6 @@ async def main(url, anon_key, email, password, family):
     change = await asyncio.wait_for(received.get(), 20)
     out["realtime"] = {"inserted": inserted.data[0]["id"], "received": change["data"]["record"]["id"]}
     await client.remove_all_channels()
-
-    async def code_of(step):
-        try:
-            await step()
-            return "accepted"
-        except AuthApiError as error:
-            return error.code
 
     await asyncio.sleep(2)
     # The active token's direct parent gets the active token back however late (a lost refresh reply).
