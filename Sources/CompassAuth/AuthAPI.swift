@@ -77,6 +77,7 @@ public struct AuthAPI: CompassAPI {
         group.post("verify") { request, context in try await api.verifyCode(request, address: context.clientAddress) }
         api.addMFARoutes(to: group)
         api.addAdminRoutes(to: group)
+        api.addAdminFactorRoutes(to: group)
     }
 
     /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON,

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// MFA with TOTP through the official Python client, unchanged: enroll, challenge, verify
-/// (the token says aal2), list, unenroll; a code works once; secrets and codes stay out of logs.
+/// (the token says aal2), list, unenroll, the admin's list and delete; a code works once; secrets and codes stay out of logs.
 /// Fails (never skips) when the virtualenv cannot be made.
 @Suite("MFA with TOTP through the official Python client")
 struct MFAClientTests {
@@ -15,7 +15,7 @@ struct MFAClientTests {
         auth.siteURL = "http://app.compass.test"
         try await ServerHarness.with(auth: auth, logger: log.logger()) { harness in
             let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/mfa_flows.py").path
-            let run = try await ChildProcess.run([python, script, harness.url, harness.keys.anon], timeout: .seconds(180))
+            let run = try await ChildProcess.run([python, script, harness.url, harness.keys.anon, harness.keys.serviceRole], timeout: .seconds(180))
             #expect(run.code == 0, "mfa_flows.py failed: \(run.error.suffix(3000))")
             guard run.code == 0, let line = run.output.split(separator: "\n").last else { return }
             let out = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -53,6 +53,12 @@ struct MFAClientTests {
             #expect(out["refreshed_aal"] as? String == "aal2")
             #expect(out["second_device"] as? [String: String] == ["current": "aal1", "next": "aal2"])
             #expect(out["unenroll_at_aal1"] as? String == "insufficient_aal")
+            // The admin API lists the user's factors, refuses an unknown user, and a user's token.
+            #expect(out["admin_listed"] as? [String] == ["verified"])
+            #expect(out["admin_other_user"] as? String == "user_not_found")
+            #expect(out["admin_as_user"] as? String == "not_admin")
+            #expect(out["admin_deleted"] as? Bool == true)
+            #expect(out["admin_listed_after_delete"] as? Int == 0)
             #expect(out["unenrolled"] as? Bool == true)
             #expect(out["listed_after_unenroll"] as? Int == 0)
             #expect(out["aal_after_unenroll"] as? String == "aal1")

@@ -1,8 +1,9 @@
 """MFA with TOTP through the official async `supabase` client, unchanged.
 
-usage: mfa_flows.py <base url> <anon key>
+usage: mfa_flows.py <base url> <anon key> <service role key>
 Signs up, enrolls a TOTP factor, computes codes (RFC 6238, a few lines below), challenges,
-verifies, reads the assurance level, lists factors, unenrolls. Prints one JSON line with what
+verifies, reads the assurance level, lists factors, unenrolls; an admin lists and deletes
+factors. Prints one JSON line with what
 each step saw; expected refusals are recorded as GoTrue error codes.
 """
 import asyncio
@@ -32,7 +33,7 @@ def claims(token):
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
-async def main(url, anon_key):
+async def main(url, anon_key, service_key):
     out = {"codes": []}
     client = await acreate_client(url, anon_key)
     email = f"mfa-{uuid.uuid4().hex[:8]}@example.com"
@@ -93,14 +94,30 @@ async def main(url, anon_key):
     out["second_device"] = {"current": level.current_level, "next": level.next_level}
     out["unenroll_at_aal1"] = await code_of(lambda: other.auth.mfa.unenroll({"factor_id": factor}))
 
+    # The admin API sees the verified factor, and the user id must match.
+    admin = await acreate_client(url, service_key)
+    user_id = (await client.auth.get_user()).user.id
+    listed_by_admin = await admin.auth.admin.mfa.list_factors({"user_id": user_id})
+    # The client answers the list itself (GoTrue's reply is a JSON array of factors).
+    out["admin_listed"] = [f.status if f.id == factor else "another" for f in listed_by_admin]
+    out["admin_other_user"] = await code_of(
+        lambda: admin.auth.admin.mfa.delete_factor({"id": factor, "user_id": str(uuid.uuid4())}))
+    out["admin_as_user"] = await code_of(lambda: client.auth.admin.mfa.list_factors({"user_id": user_id}))
+
     unenrolled = await client.auth.mfa.unenroll({"factor_id": factor})
     out["unenrolled"] = unenrolled.id == factor
     listed = await client.auth.mfa.list_factors()
     out["listed_after_unenroll"] = len(listed.all)
     refreshed = await client.auth.refresh_session()
     out["aal_after_unenroll"] = claims(refreshed.session.access_token)["aal"]
+
+    # An admin removes a factor the user could not (no aal2 needed), and the list empties.
+    spare = await client.auth.mfa.enroll({"factor_type": "totp", "friendly_name": "spare"})
+    deleted = await admin.auth.admin.mfa.delete_factor({"id": spare.id, "user_id": user_id})
+    out["admin_deleted"] = deleted.id == spare.id
+    out["admin_listed_after_delete"] = len(await admin.auth.admin.mfa.list_factors({"user_id": user_id}))
     print(json.dumps(out), flush=True)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(*sys.argv[1:3]))
+    asyncio.run(main(*sys.argv[1:4]))
