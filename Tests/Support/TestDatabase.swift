@@ -92,11 +92,18 @@ public struct TestDatabase: Sendable {
 actor Templates {
     static let shared = Templates()
     private var building: [Bool: Task<String, any Error>] = [:]
+    /// The build started last: builds run one after the other, because migration 0013 sets
+    /// cluster-wide role settings, and two first runs at once on a fresh cluster collide.
+    private var last: Task<String, any Error>?
 
     func name(demoData: Bool, server: PostgresConfiguration) async throws -> String {
         if let task = building[demoData] { return try await task.value }
-        let task = Task { try await Self.build(demoData: demoData, server: server) }
+        let task = Task { [last] in
+            _ = try? await last?.value
+            return try await Self.build(demoData: demoData, server: server)
+        }
         building[demoData] = task
+        last = task
         return try await task.value
     }
 
