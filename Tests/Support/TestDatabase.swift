@@ -34,8 +34,12 @@ public struct TestDatabase: Sendable {
     }
 
     /// Creates an empty database (no migrations), runs `body`, drops it.
+    ///
+    /// The empty template is built first: whoever migrates this database (a child process) then
+    /// finds the cluster-wide role settings of migration 0013 already made.
     public static func withEmpty<T>(_ body: (TestDatabase) async throws -> T) async throws -> T {
-        try await using(try await create(template: "template0"), body)
+        _ = try await Templates.shared.name(demoData: false, server: TestCluster.shared.serverConfiguration())
+        return try await using(try await create(template: "template0"), body)
     }
 
     /// Runs `body` with `database`, then drops it however `body` ends.
