@@ -86,9 +86,26 @@ extension Request {
     /// The token of an `Authorization: Bearer …` header, if any.
     public var bearerToken: String? {
         guard let value = headers[.authorization] else { return nil }
+        if let token = Self.plainBearerToken(value) { return token }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
+    }
+
+    /// The common `Bearer <token>` (one space, a token of visible ASCII), read byte by byte
+    /// without Foundation; nil for anything else, which the general reading above handles.
+    static func plainBearerToken(_ value: String) -> String? {
+        let bytes = value.utf8
+        guard bytes.count > 7 else { return nil }
+        var index = bytes.startIndex
+        for expected in "bearer".utf8 {
+            guard bytes[index] | 0x20 == expected else { return nil }
+            index = bytes.index(after: index)
+        }
+        guard bytes[index] == UInt8(ascii: " ") else { return nil }
+        let token = value.utf8[bytes.index(after: index)...]
+        guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+        return String(decoding: token, as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import Logging
+import Synchronization
 
 /// One libpq connection, confined to its own serial executor.
 ///
@@ -15,7 +16,11 @@ import Logging
 public actor PostgresConnection {
     private let executor: ConnectionExecutor
     /// Owns the `PGconn` and its cancel handle; nil once closed.
-    private var owned: LibPQHandle?
+    private var owned: LibPQHandle? {
+        didSet { betweenLeases.withLock { $0 = owned } }
+    }
+    /// `owned`, for ``isReusableBetweenLeases`` (read by the pool off this connection's queue).
+    private nonisolated let betweenLeases = Mutex<LibPQHandle?>(nil)
     var handle: OpaquePointer? { owned?.connection }
     private var cancelHandle: OpaquePointer? { owned?.cancel }
     /// Notifications that arrived while a query was running, delivered by ``waitForNotifications(timeout:)``.
@@ -90,6 +95,17 @@ public actor PostgresConnection {
     /// True when the connection is open, healthy and outside any transaction (safe to reuse).
     public var isReusable: Bool {
         guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
+        return PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// ``isReusable`` read by the pool when a lease ends or begins, without a hop onto the
+    /// connection's queue and back (two thread switches per read).
+    ///
+    /// Only meaningful while no task uses the connection: then libpq's state is settled, and the
+    /// hand-back from the connection's queue to the task that ended its lease ordered libpq's
+    /// writes before this read.
+    nonisolated var isReusableBetweenLeases: Bool {
+        guard let handle = betweenLeases.withLock({ $0 })?.connection, PQstatus(handle) == CONNECTION_OK else { return false }
         return PQtransactionStatus(handle) == PQTRANS_IDLE
     }
 

@@ -140,7 +140,7 @@ public actor PostgresPool: Service {
                 break
             case .running:
                 while let connection = idle.popLast() {
-                    if await connection.isReusable { return connection }
+                    if connection.isReusableBetweenLeases { return connection }
                     openCount -= 1
                     await connection.close()
                 }
@@ -186,7 +186,7 @@ public actor PostgresPool: Service {
     }
 
     private func checkin(_ connection: PostgresConnection) async {
-        let reusable = await connection.isReusable
+        let reusable = connection.isReusableBetweenLeases
         if !reusable || runState == .closed {
             openCount -= 1
             await connection.close()

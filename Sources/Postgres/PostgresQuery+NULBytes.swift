@@ -1,3 +1,5 @@
+import Foundation
+
 /// Refusing text that libpq would cut short at a NUL byte.
 ///
 /// libpq takes SQL text, text-format parameters, connection settings and identifiers as
@@ -10,12 +12,23 @@
 extension PostgresQuery {
     /// Throws 22021 when the SQL text or a bound value holds a NUL byte.
     func refuseNULBytes(statementIndex: Int? = nil, file: String, line: Int) throws(PostgresError) {
-        if sql.utf8.contains(0) {
+        if sql.containsNULByte {
             throw .nulByte(in: "the query text", query: self, statementIndex: statementIndex, file: file, line: line)
         }
-        if let position = binds.firstIndex(where: { $0?.utf8.contains(0) ?? false }) {
+        if let position = binds.firstIndex(where: { $0?.containsNULByte ?? false }) {
             throw .nulByte(in: "parameter $\(position + 1)", query: self, statementIndex: statementIndex, file: file, line: line)
         }
+    }
+}
+
+extension String {
+    /// Whether the text holds a NUL byte: `memchr` over its UTF-8 (every statement's text and
+    /// values are checked before each send, so this runs on every request).
+    var containsNULByte: Bool {
+        utf8.withContiguousStorageIfAvailable { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty else { return false }
+            return memchr(start, 0, bytes.count) != nil
+        } ?? utf8.contains(0)
     }
 }
 

@@ -84,6 +84,13 @@ struct APIKeyGateTests {
             try await client.execute(uri: "/bearer", method: .get, headers: [.authorization: "Basic abc"]) { response in
                 #expect(String(buffer: response.body) == "none")
             }
+            // Beyond the plain `Bearer <token>` (read byte by byte), the general reading still answers.
+            let cases = [("BEARER abc", "abc"), ("Bearer abc def", "abc def"), ("Bearerx abc", "none"), ("Bearer\tabc", "none")]
+            for (header, token) in cases {
+                try await client.execute(uri: "/bearer", method: .get, headers: [.authorization: header]) { response in
+                    #expect(String(buffer: response.body) == token, "\(header)")
+                }
+            }
         }
     }
 

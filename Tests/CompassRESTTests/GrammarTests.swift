@@ -6,6 +6,15 @@ import Testing
 /// PostgREST's query grammar, parsed with no database.
 @Suite("PostgREST grammar")
 struct GrammarTests {
+    @Test func textIsQuotedByteByByteAsJSONAndAsIdentifiers() {
+        #expect(JSONText.quoted("plain text") == #""plain text""#)
+        #expect(JSONText.quoted("a\"b\\c\n\r\t\u{1}\u{1F}é 🙂") == #""a\"b\\c\n\r\t\u0001\u001fé 🙂""#)
+        #expect(JSONText.unquoted(JSONText.quoted("x\"\n\u{2}é")) == "x\"\n\u{2}é")
+        #expect(RESTRequest.object(["b": "2", "a": "\"1\""]) == #"{"a":"\"1\"","b":"2"}"#)
+        #expect(SQLBuilder.quoted("schools") == #""schools""#)
+        #expect(SQLBuilder.quoted(#"we"ird "é""#) == #""we""ird ""é""""#)
+    }
+
     @Test func selectWithRenamesCastsAndNestedEmbeds() throws {
         let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name,avatar_url),total::text, n:id")
         #expect(items.count == 4)

@@ -61,6 +61,13 @@ struct RESTRequest: Sendable {
 
     /// A flat JSON object of strings.
     static func object(_ fields: [String: String]) -> String {
-        "{" + fields.sorted { $0.key < $1.key }.map { JSONText.quoted($0.key) + ":" + JSONText.quoted($0.value) }.joined(separator: ",") + "}"
+        var object = "{"
+        for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { object += "," }
+            JSONText.appendQuoted(field.key, to: &object)
+            object += ":"
+            JSONText.appendQuoted(field.value, to: &object)
+        }
+        return object + "}"
     }
 }

@@ -73,7 +73,14 @@ struct SQLBuilder {
 
     /// `name` as a double-quoted identifier (`"` doubled): the one quoting rule, as PostgREST's `pgFmtIdent`.
     static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in name.utf8 {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
