@@ -20,6 +20,7 @@ let package = Package(
             name: "RealtimeBenchmark",
             dependencies: [
                 .product(name: "Postgres", package: "compass-backend"),
+                .product(name: "CompassData", package: "compass-backend"),
                 .product(name: "CompassTestSupport", package: "compass-backend"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -192,7 +192,7 @@ struct FanOutTests {
                 RealtimeAuthorizer.Check(
                     table: interactions, key: .init(role: .anon, claimsJSON: #"{"role":"anon"}"#), rowKeys: keys)
             ]
-            let authorizer = RealtimeAuthorizer(database: harness.realtime)
+            let authorizer = RealtimeAuthorizer(database: harness.realtime, metrics: RealtimeMetrics())
             let together = try await authorizer.visibleRowsInOneStatement(checks)
             let separately = try await authorizer.visibleRowsBySegment(checks)
             #expect(together == separately)
@@ -200,6 +200,44 @@ struct FanOutTests {
             #expect(together[4].isEmpty)  // Jordan has no family and no interactions
             #expect(together[5].isEmpty)  // anon sees nothing
             #expect(together[2].isSuperset(of: together[0]))  // her mother sees what Sofia sees
+        }
+    }
+
+    /// Many subscribers of a table whose policy reads only the claims (`activities`:
+    /// `user_id = auth.uid()`) take the batched query; claims go as objects, or as a string
+    /// when the text is not one object. Both must answer what each group's own probe does.
+    @Test func manySubscribersTakeTheBatchAndAgreeWithTheProbes() async throws {
+        try await FanOutHarness.with { harness in
+            let activities = try #require(
+                try await harness.catalog.metadata(for: RealtimeTableName(schema: "public", table: "activities")))
+            let rows = try await harness.writer.query("SELECT id::text, user_id::text FROM public.activities ORDER BY id LIMIT 30")
+            let keys = try rows.map { [try $0.decode(String.self, at: 0)] }
+            let owners = Set(try rows.map { try $0.decode(String.self, at: 1) })
+            let users = Array(owners) + [Demo.maria, Demo.jordan] + (0..<8).map { _ in UUID().uuidString.lowercased() }
+            var checks = users.map {
+                RealtimeAuthorizer.Check(table: activities, key: Demo.claims($0).authorizationKey, rowKeys: keys)
+            }
+            let metrics = RealtimeMetrics()
+            let authorizer = RealtimeAuthorizer(database: harness.realtime, metrics: metrics)
+            let together = try await authorizer.visibleRowsInOneStatement(checks)
+            #expect(together == (try await authorizer.visibleRowsBySegment(checks)))
+            #expect(together.prefix(owners.count).allSatisfy { !$0.isEmpty })  // each owner sees their own
+            #expect(together.suffix(8).allSatisfy { $0.isEmpty })  // strangers see nothing
+
+            // Claims that are not one object: sent as a string, which Postgres cannot read as
+            // claims; the call falls back to the groups one by one, and that group sees nothing.
+            let owner = try #require(owners.first)
+            checks.append(
+                RealtimeAuthorizer.Check(
+                    table: activities,
+                    key: .init(role: .authenticated, claimsJSON: #"{"role":"authenticated"},"claims":{"sub":"\#(owner)"}"#),
+                    rowKeys: keys))
+            let withFallback = try await authorizer.visibleRows(checks)
+            #expect(withFallback == (try await authorizer.visibleRowsBySegment(checks)))
+            #expect(withFallback.last?.isEmpty == true)
+            var emitted: [UInt8] = []
+            metrics.registry.emit(into: &emitted)
+            #expect(String(decoding: emitted, as: UTF8.self).contains("realtime_visibility_checks_count 2"))
         }
     }
 

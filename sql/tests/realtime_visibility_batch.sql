@@ -5,12 +5,16 @@
 -- batch cannot pass by falling back everywhere.
 --
 -- Claims cover anon, service_role, authenticated owners and strangers, other
--- families, a missing `sub`, an empty `sub`, missing custom claims.
+-- families, a missing `sub`, an empty `sub`, missing custom claims; sent as
+-- strings or as JSON objects (what the worker sends since migration 0031).
+--
+-- Since 0031 the batch runs as a temporary function per (table, role, policy
+-- version), or as a statement planned per call where none can be created.
 
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(41);
+SELECT plan(54);
 
 CREATE SCHEMA viz;
 GRANT USAGE ON SCHEMA viz TO anon, authenticated, service_role;
@@ -65,7 +69,8 @@ CREATE FUNCTION pg_temp.random_claims() RETURNS jsonb LANGUAGE sql VOLATILE AS $
 $$;
 
 -- `count` random checks on `relation` with up to four keys each, some of rows that do not exist.
-CREATE FUNCTION pg_temp.random_checks(relation text, count int) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
+-- With `objects`, claims are JSON objects rather than strings.
+CREATE FUNCTION pg_temp.random_checks(relation text, count int, objects boolean DEFAULT false) RETURNS jsonb LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
     checks jsonb := '[]';
     claims jsonb;
@@ -81,7 +86,8 @@ BEGIN
               INTO keys FROM generate_series(0, (random() * 3)::int);
         END IF;
         checks := checks || jsonb_build_array(jsonb_build_object(
-            'role', claims->>'role', 'claims', claims::text, 'relation', relation, 'keys', keys));
+            'role', claims->>'role', 'claims', CASE WHEN objects THEN claims ELSE to_jsonb(claims::text) END,
+            'relation', relation, 'keys', keys));
     END LOOP;
     RETURN checks;
 END
@@ -256,6 +262,60 @@ SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'two tables, every role,
 SELECT throws_ok(
     $$SELECT * FROM realtime.visible_rows('[{"role": "postgres", "claims": "{}", "relation": "viz.items", "keys": [["1"]]}]')$$,
     '22023', 'realtime.visible_rows: postgres is not a client role', 'a role that is not a client role is refused');
+
+
+-- Claims as JSON objects (the worker's format), alone and mixed with strings in one call.
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'claims as JSON objects: same rows as each subscriber''s own SELECT')
+  FROM (SELECT pg_temp.random_checks('viz.items', 300, true) AS c) AS s;
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'claims as objects and as strings in one call')
+  FROM (SELECT pg_temp.random_checks('viz.items', 60, true) || pg_temp.random_checks('viz.items', 60)
+               || pg_temp.random_checks('viz.pairs', 40, true) AS c) AS s;
+
+-- A subscriber whose token is refreshed with other claims: the next call decides by the new ones.
+CREATE TEMP TABLE refresh AS
+WITH item AS (SELECT i.id, i.owner FROM viz.items AS i WHERE i.owner IS NOT NULL AND i.family IS NULL ORDER BY i.id LIMIT 1),
+     checks AS (
+         SELECT jsonb_agg(jsonb_build_object('role', 'authenticated', 'claims', jsonb_build_object('role', 'authenticated', 'sub', item.owner),
+                                             'relation', 'viz.items', 'keys', jsonb_build_array(jsonb_build_array(item.id::text)))) AS c
+           FROM item, generate_series(1, 20))
+SELECT checks.c AS before,
+       replace(checks.c::text, (SELECT owner::text FROM item), gen_random_uuid()::text)::jsonb AS after
+  FROM checks;
+SELECT is(pg_temp.answered(before), pg_temp.expected(before), 'before a token refresh: the owner sees the row') FROM refresh;
+SELECT is(pg_temp.answered(after), pg_temp.expected(after), 'after a token refresh to another user: the new claims decide') FROM refresh;
+SELECT isnt(pg_temp.answered(before), pg_temp.answered(after), 'the refresh changed the answer') FROM refresh;
+
+-- The batch runs as a temporary function; dropped behind the cache's back, it is made again.
+CREATE FUNCTION pg_temp.runner(relation text, role text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    runner text;
+BEGIN
+    PERFORM set_config('role', 'service_role', true);
+    runner := realtime.batch_query(relation::regclass, role);
+    PERFORM set_config('role', 'none', true);
+    RETURN runner;
+END
+$$;
+SELECT matches(pg_temp.runner('viz.items', 'authenticated'), '^pg_temp\.realtime_batch_[0-9a-f]{32}$', 'the batch is a temporary function');
+DO $$ BEGIN EXECUTE 'DROP FUNCTION ' || pg_temp.runner('viz.items', 'authenticated') || '(jsonb, text, text)'; END $$;
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'its function dropped: the next call makes it again and answers the same')
+  FROM (SELECT pg_temp.random_checks('viz.items', 100, true) AS c) AS s;
+SELECT ok(to_regprocedure(pg_temp.runner('viz.items', 'authenticated') || '(jsonb, text, text)') IS NOT NULL, 'the function exists again');
+
+-- A whole-row reference reads the row as a whole, which the batch's row is not: per group.
+SELECT * FROM pg_temp.case_('a whole-row reference: per group', 'viz.items',
+    ARRAY['CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.uid() AND items IS NOT NULL)'],
+    ARRAY['anon=batch', 'authenticated=per-group', 'service_role=batch']);
+
+-- Where no temporary function can be made (here: a read-only transaction), the statement runs planned per call.
+SELECT pg_temp.replace_policies('viz.items', ARRAY[
+    'CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.uid() AND level < 4)']);
+SET LOCAL transaction_read_only = on;
+SELECT is(pg_temp.paths('viz.items'), ARRAY['anon=batch', 'authenticated=batch', 'service_role=batch'],
+          'read-only: still batched');
+SELECT matches(pg_temp.runner('viz.items', 'authenticated'), '^WITH realtime_subscriber ', 'read-only: a statement, not a function');
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'read-only: same rows as each subscriber''s own SELECT')
+  FROM (SELECT pg_temp.random_checks('viz.items', 150, true) AS c) AS s;
 
 SELECT * FROM finish();
 ROLLBACK;

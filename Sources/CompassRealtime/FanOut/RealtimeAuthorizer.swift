@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// Each check is one (table, role + claims) group with the keys of the rows to test. The
 /// usual path is one statement for every group, `realtime.visible_rows($1)` (migrations
-/// 0007 and 0009), which switches role and claims per group the way PostgREST does and reuses a
-/// prepared plan per table. If that call fails (the migration is missing, a policy
+/// 0007, 0009, 0030 and 0031): many subscribers of a table whose policies only read the
+/// claims are decided in one query, the others per group, switching role and claims the way
+/// PostgREST does. If that call fails (the migration is missing, a policy
 /// raises), the batch is checked again with one pipeline segment per group — its own
 /// implicit transaction, closed by its own sync — so one group's failure fails only it:
 ///
@@ -20,11 +21,14 @@ import Synchronization
 /// Either way RLS policies decide, with the subscriber's claims, exactly as for a PostgREST read.
 final class RealtimeAuthorizer: Sendable {
     let database: RealtimeDatabase
+    let metrics: RealtimeMetrics
     /// Cleared once `realtime.visible_rows` turns out to be missing.
     private let functionAvailable = Mutex(true)
+    private let claimObjects = ClaimsObjectTexts()
 
-    init(database: RealtimeDatabase) {
+    init(database: RealtimeDatabase, metrics: RealtimeMetrics) {
         self.database = database
+        self.metrics = metrics
     }
 
     /// One group to check: a table, who asks, and the rows' primary-key values as text.
@@ -53,7 +57,8 @@ final class RealtimeAuthorizer: Sendable {
 
     /// All groups in one call of `realtime.visible_rows`.
     func visibleRowsInOneStatement(_ checks: [Check]) async throws -> [Set<Int>] {
-        let checksJSON = PostgresJSON(text: Self.checksJSON(checks).jsonText)
+        metrics.visibilityChecks.record(Double(checks.count))
+        let checksJSON = PostgresJSON(text: Self.checksJSON(checks, claimObjects: claimObjects))
         let result = try await database.pool.withConnection { connection in
             let results = try await connection.pipeline(segments: [[
                 RealtimeDatabase.serviceRoleScope,
@@ -75,18 +80,34 @@ final class RealtimeAuthorizer: Sendable {
         return visible
     }
 
-    /// The argument of `realtime.visible_rows`: per check its role, claims (as a string),
-    /// relation and the rows' keys as arrays of text.
-    static func checksJSON(_ checks: [Check]) -> RealtimeJSON {
-        .array(
-            checks.map { check in
-                [
-                    "role": .string(check.key.role.rawValue),
-                    "claims": .string(check.key.claimsJSON),
-                    "relation": .string(check.table.quotedName),
-                    "keys": .array(check.rowKeys.map { .array($0.map(RealtimeJSON.string)) }),
-                ]
-            })
+    /// The argument of `realtime.visible_rows`: per check its role, claims (the token's JSON
+    /// object as it is, or a string when the text is not one object), relation and the rows'
+    /// keys as arrays of text. Written straight to text: this runs for every change.
+    static func checksJSON(_ checks: [Check], claimObjects: ClaimsObjectTexts) -> String {
+        var output = "["
+        for (index, check) in checks.enumerated() {
+            output += index == 0 ? #"{"role":""# : #",{"role":""#
+            output += check.key.role.rawValue
+            output += #"","claims":"#
+            if claimObjects.isObject(check.key.claimsJSON) {
+                output += check.key.claimsJSON
+            } else {
+                RealtimeJSON.writeQuoted(check.key.claimsJSON, to: &output)
+            }
+            output += #","relation":"#
+            RealtimeJSON.writeQuoted(check.table.quotedName, to: &output)
+            output += #","keys":["#
+            for (rowIndex, key) in check.rowKeys.enumerated() {
+                output += rowIndex == 0 ? "[" : ",["
+                for (valueIndex, value) in key.enumerated() {
+                    if valueIndex > 0 { output += "," }
+                    RealtimeJSON.writeQuoted(value, to: &output)
+                }
+                output += "]"
+            }
+            output += "]}"
+        }
+        return output + "]"
     }
 
     /// One pipeline segment per group.

@@ -30,7 +30,7 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         self.catalog = catalog
         self.database = database
         self.metrics = metrics
-        self.authorizer = RealtimeAuthorizer(database: database)
+        self.authorizer = RealtimeAuthorizer(database: database, metrics: metrics)
         self.maximumRecordBytes = maximumRecordBytes
         self.logger = logger
     }

@@ -17,6 +17,7 @@ public final class RealtimeMetrics: Sendable {
     let clientsDropped: Counter
     let databaseReconnects: Counter
     let commitToSend: DurationHistogram
+    let visibilityChecks: ValueHistogram
 
     /// Registers every metric in `registry`.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -39,6 +40,10 @@ public final class RealtimeMetrics: Sendable {
         commitToSend = registry.makeDurationHistogram(
             descriptor: name("commit_to_send", "seconds", "From the change's created_at to the frame being written to the socket."),
             buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].map { Duration.milliseconds($0) })
+        visibilityChecks = registry.makeValueHistogram(
+            descriptor: name(
+                "visibility_checks", "", "Checks per realtime.visible_rows call: one per (table, role and claims) group of a batch of changes."),
+            buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096])
     }
 
     /// Records a frame carrying a change recorded at `recordedAtMicroseconds`, written now.

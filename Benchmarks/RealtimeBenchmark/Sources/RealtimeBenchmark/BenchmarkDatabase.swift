@@ -1,3 +1,4 @@
+import CompassData
 import CompassTestSupport
 import Foundation
 import Logging
@@ -32,12 +33,8 @@ struct BenchmarkDatabase {
         let url = Self.replacingDatabase(in: serverURL, with: "compass_bench")
         let configuration = try PostgresConfiguration(url: url, applicationName: "bench")
         let connection = try await PostgresConnection.connect(to: configuration, logger: logger)
-        let folder = repositoryRoot.appendingPathComponent("sql/migrations")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
-        for file in files {
-            let sql = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            try await connection.executeScript(unsafeSQL: "BEGIN;\n\(sql)\nCOMMIT;")
-        }
+        // The project's own migrator: it keeps compass.schema_migrations, which later migrations read.
+        _ = try await Migrator(directory: repositoryRoot.appendingPathComponent("sql/migrations")).migrate(on: connection)
         await connection.close()
         return BenchmarkDatabase(url: url, configuration: configuration, clusterFolder: clusterFolder)
     }

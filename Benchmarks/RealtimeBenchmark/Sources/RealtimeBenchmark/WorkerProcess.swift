@@ -42,6 +42,23 @@ struct WorkerProcess {
         return nil
     }
 
+    /// A histogram from `/metrics`: its cumulative buckets (upper bound, count), sum and count.
+    func histogram(_ name: String) async -> MetricHistogram? {
+        guard let (data, _) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!) else { return nil }
+        var histogram = MetricHistogram()
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let value = Double(line.split(separator: " ").last ?? "") else { continue }
+            if line.hasPrefix(name + "_sum ") {
+                histogram.sum = value
+            } else if line.hasPrefix(name + "_count ") {
+                histogram.count = value
+            } else if line.hasPrefix(name + "_bucket{le=\""), let bound = line.split(separator: "\"").dropFirst().first {
+                histogram.buckets.append((Double(bound) ?? .infinity, value))
+            }
+        }
+        return histogram.buckets.isEmpty ? nil : histogram
+    }
+
     static func health(port: Int) async throws -> Int {
         do {
             let (_, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
@@ -67,5 +84,25 @@ struct WorkerProcess {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
         }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// A Prometheus histogram read from `/metrics`, and differences between two readings.
+struct MetricHistogram {
+    var buckets: [(bound: Double, count: Double)] = []
+    var sum = 0.0
+    var count = 0.0
+
+    /// What was recorded since `earlier`.
+    func since(_ earlier: MetricHistogram?) -> MetricHistogram {
+        guard let earlier else { return self }
+        var difference = MetricHistogram(sum: sum - earlier.sum, count: count - earlier.count)
+        difference.buckets = zip(buckets, earlier.buckets).map { ($0.bound, $0.count - $1.count) }
+        return difference
+    }
+
+    /// The upper bound of the bucket holding the `fraction` quantile.
+    func quantileBound(_ fraction: Double) -> Double? {
+        buckets.first { $0.count >= fraction * count }?.bound
     }
 }

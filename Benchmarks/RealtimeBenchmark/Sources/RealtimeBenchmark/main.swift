@@ -57,6 +57,8 @@ struct ScaleResult {
     /// CPU microseconds per saturated delivery: the worker, and its database sessions.
     var workerMicrosPerDelivery: Double?
     var sessionMicrosPerDelivery: Double?
+    /// Checks per `realtime.visible_rows` call while saturated (nil: the worker does not report it).
+    var batchSizes: MetricHistogram?
 }
 
 func workerBinary() throws -> String {
@@ -106,6 +108,7 @@ func runScale(clients: Int, options: Options, database: BenchmarkDatabase, binar
     let monitor = try await database.connect()
     let workerCPUBefore = CPUTime.seconds(of: worker.process.pid)
     let sessionCPUBefore = CPUTime.snapshot(try await CPUTime.workerSessionPIDs(monitor))
+    let batchesBefore = await worker.histogram("realtime_visibility_checks")
     let saturatedStart = ContinuousClock.now
     let saturatedIDs = try await inserter.flat(
         out: .seconds(options.phaseSeconds), batch: 50, connections: 3, log: log)
@@ -114,6 +117,7 @@ func runScale(clients: Int, options: Options, database: BenchmarkDatabase, binar
     let saturated = log.summary(of: saturatedIDs)
     let workerCPU = CPUTime.seconds(of: worker.process.pid).flatMap { after in workerCPUBefore.map { after - $0 } }
     let sessionCPU = CPUTime.used(by: try await CPUTime.workerSessionPIDs(monitor), since: sessionCPUBefore)
+    let batchSizes = await worker.histogram("realtime_visibility_checks")?.since(batchesBefore)
     await monitor.close()
     let perDelivery = { (seconds: Double?) in seconds.map { $0 * 1_000_000 / Double(max(saturated.delivered, 1)) } }
     let elapsed = ((saturated.lastArrival ?? .now) - saturatedStart).seconds
@@ -129,7 +133,8 @@ func runScale(clients: Int, options: Options, database: BenchmarkDatabase, binar
         saturatedInsertsPerSecond: Double(saturatedIDs.count) / insertSeconds,
         saturated: Percentiles(saturated.latencies), saturatedDelivered: saturated.delivered, saturatedSent: saturatedIDs.count,
         idleMemory: idleMemory, peakMemory: peakMemory,
-        workerMicrosPerDelivery: perDelivery(workerCPU), sessionMicrosPerDelivery: perDelivery(sessionCPU))
+        workerMicrosPerDelivery: perDelivery(workerCPU), sessionMicrosPerDelivery: perDelivery(sessionCPU),
+        batchSizes: batchSizes)
 }
 
 /// Rows per second written with and without the realtime trigger (no worker running).
@@ -155,6 +160,13 @@ func insertThroughput(database: BenchmarkDatabase, users: Int, seconds: Double) 
     return rows
 }
 
+/// "mean (p50 ≤ B, p95 ≤ B) over N calls" of the checks per visible_rows call, or n/a.
+func batchCell(_ result: ScaleResult) -> String {
+    guard let sizes = result.batchSizes, sizes.count > 0 else { return "n/a" }
+    func bound(_ fraction: Double) -> String { sizes.quantileBound(fraction).map { $0.isFinite ? format($0, decimals: 0) : "more" } ?? "?" }
+    return format(sizes.sum / sizes.count, decimals: 1) + " (p50 ≤ \(bound(0.5)), p95 ≤ \(bound(0.95))) over \(format(sizes.count, decimals: 0)) calls"
+}
+
 /// "worker + sessions" CPU µs per delivery, or n/a off this machine.
 func cpuCell(_ result: ScaleResult) -> String {
     guard let worker = result.workerMicrosPerDelivery else { return "n/a" }
@@ -167,6 +179,7 @@ func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], 
     let header = [
         "clients", "subscribe", "paced rows/s", "delivered", "p50 ms", "p95 ms", "p99 ms", "saturated deliveries/s",
         "inserts/s", "sat. p50 ms", "sat. p95 ms", "CPU µs/delivery (worker + db)", "RSS idle MiB", "RSS peak MiB",
+        "checks per visible_rows call (saturated)",
     ]
     let rows = results.map { result -> [String] in
         [
@@ -175,6 +188,7 @@ func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], 
             format(result.paced.p99), format(result.saturatedDeliveriesPerSecond, decimals: 0) + " (\(result.saturatedDelivered)/\(result.saturatedSent))",
             format(result.saturatedInsertsPerSecond, decimals: 0), format(result.saturated.p50, decimals: 0),
             format(result.saturated.p95, decimals: 0), cpuCell(result), format(result.idleMemory), format(result.peakMemory),
+            batchCell(result),
         ]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
