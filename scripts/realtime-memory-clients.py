@@ -1,8 +1,8 @@
 """Load for the realtime memory measurement, with nothing but the standard library.
 
-    hold_connections.py PORT TOKEN hold COUNT   open COUNT sockets, join a channel on each,
+    realtime-memory-clients.py PORT TOKEN hold COUNT   open COUNT sockets, join a channel on each,
                                                 print OPEN, then keep them until killed
-    hold_connections.py PORT TOKEN frames SIZE REPEAT
+    realtime-memory-clients.py PORT TOKEN frames SIZE REPEAT
                                                 send REPEAT text frames of SIZE bytes, each on
                                                 its own socket, print DONE, exit
 
