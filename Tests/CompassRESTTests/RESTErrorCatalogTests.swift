@@ -69,13 +69,13 @@ struct RESTErrorCatalogTests {
                 + " but no matches were found.",
             hint: "Perhaps you meant 'schools' instead of 'school'."),
         Expected(
-            error: .functionNotFound(schema: "public", name: "add", keys: ["a", "c"], suggestion: "add(a, b)"), status: 404, code: "PGRST202",
+            error: .functionNotFound(schema: "public", name: "add", keys: ["a", "c"], searched: .parametersOrJSON, suggestion: "add(a, b)"), status: 404, code: "PGRST202",
             message: "Could not find the function public.add(a, c) in the schema cache",
             details: "Searched for the function public.add with parameters a, c or with a single unnamed json/jsonb parameter,"
                 + " but no matches were found in the schema cache.",
             hint: "Perhaps you meant to call the function public.add(a, b)"),
         Expected(
-            error: .functionNotFound(schema: "public", name: "add", keys: [], suggestion: nil), status: 404, code: "PGRST202",
+            error: .functionNotFound(schema: "public", name: "add", keys: [], searched: .parametersOrJSON, suggestion: nil), status: 404, code: "PGRST202",
             message: "Could not find the function public.add without parameters in the schema cache",
             details: "Searched for the function public.add without parameters or with a single unnamed json/jsonb parameter,"
                 + " but no matches were found in the schema cache."),

@@ -62,6 +62,8 @@ extension RESTError {
             switch problem {
             case .emptyOrInvalidJSON: (400, "Empty or invalid json")
             case .mismatchedKeys: (400, "All object keys must match")
+            case .mismatchedFieldCount: (400, "All lines must have same number of fields")
+            case .unacceptableContentType(let type): (400, "Content-Type not acceptable: \(type)")
             case .tooLarge(let limit): (413, "Request body is larger than \(limit) bytes")
             }
         return RESTError(status: status, code: "PGRST102", message: message)
@@ -207,16 +209,26 @@ extension RESTError {
 
     /// PGRST202, 404: no function `name` takes exactly the argument `keys`; `suggestion` is a
     /// function name, or `name` with a parameter list, that comes close.
-    static func functionNotFound(schema: String, name: String, keys: [String], suggestion: String?) -> RESTError {
+    static func functionNotFound(schema: String, name: String, keys: [String], searched: SearchedCall, suggestion: String?) -> RESTError {
         let qualified = "\(schema).\(name)"
         let parameters = keys.isEmpty ? " without parameters" : "(" + keys.joined(separator: ", ") + ")"
         let detailParameters = keys.isEmpty
             ? " without parameters" : " with parameter" + (keys.count > 1 ? "s " : " ") + keys.joined(separator: ", ")
+        let (message, details): (String, String)
+        switch searched {
+        case .parameters:
+            (message, details) = ("Could not find the function \(qualified)\(parameters) in the schema cache", detailParameters)
+        case .parametersOrJSON:
+            (message, details) = (
+                "Could not find the function \(qualified)\(parameters) in the schema cache",
+                detailParameters + " or with a single unnamed json/jsonb parameter"
+            )
+        case .unnamedParameter(let type):
+            (message, details) = ("Could not find the function \(qualified) in the schema cache", " with a single unnamed \(type) parameter")
+        }
         return RESTError(
-            status: 404, code: "PGRST202",
-            message: "Could not find the function \(qualified)\(parameters) in the schema cache",
-            details: "Searched for the function \(qualified)\(detailParameters)"
-                + " or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            status: 404, code: "PGRST202", message: message,
+            details: "Searched for the function \(qualified)\(details), but no matches were found in the schema cache.",
             hint: suggestion.map { "Perhaps you meant to call the function \(schema).\($0)" })
     }
 

@@ -55,8 +55,20 @@ extension RESTError {
         case emptyOrInvalidJSON
         /// An array whose objects do not all have the same keys.
         case mismatchedKeys
+        /// A CSV line with another number of fields than the header.
+        case mismatchedFieldCount
+        /// A `Content-Type` the request cannot take (`text/plain` for a table).
+        case unacceptableContentType(String)
         /// Longer than the configured limit, in bytes.
         case tooLarge(limit: Int)
+    }
+
+    /// What a PGRST202 says was searched for: named parameters (a GET, a form), those or a
+    /// single unnamed json/jsonb parameter (a JSON POST), or a single unnamed text/xml/bytea one.
+    enum SearchedCall: Sendable, Hashable {
+        case parameters
+        case parametersOrJSON
+        case unnamedParameter(String)
     }
 
     /// Why a row window is refused (PGRST103).

@@ -7,7 +7,9 @@ extension RESTAPI {
     func write(table: TableInfo, cache: SchemaCache, request: RESTRequest, body: String?) async throws(RESTError) -> Response {
         let preferences = request.preferences
         let method = request.method
-        let requestBody = try body.map { (text: String) throws(RESTError) in try RequestBody(json: text, columns: request.parameters.columns) }
+        let requestBody = try body.map { (text: String) throws(RESTError) in
+            try RequestBody(text: text, mediaType: request.bodyMediaType, columns: request.parameters.columns)
+        }
         let plan = try MutationPlanner.plan(
             method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
             body: requestBody, requiresFilters: configuration.requiresFilteredWrites)

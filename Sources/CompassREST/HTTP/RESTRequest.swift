@@ -15,6 +15,8 @@ struct RESTRequest: Sendable {
     var parameters: QueryParameters
     /// The `Range` header (GET only, as PostgREST honours it).
     var rangeHeader: String?
+    /// What the body is, by `Content-Type`.
+    var bodyMediaType: BodyMediaType
 
     /// The query parameter Supabase's gateway reads the API key from, and removes before
     /// PostgREST sees the query (`hide_credentials`): never a filter or an RPC argument.
@@ -32,11 +34,12 @@ struct RESTRequest: Sendable {
         }
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
-        mediaType = try ReplyMediaType.negotiate(request.headers[.accept])
+        mediaType = try ReplyMediaType.negotiate(request.headers[.accept], textTypes: isRPC ? ReplyMediaType.functionTextTypes : [])
         parameters = try QueryParameters(
             pairs: QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter },
             isRPCRead: isRPC && method.isRead, maximumEmbedDepth: configuration.maximumEmbedDepth)
         rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
+        bodyMediaType = BodyMediaType(contentType: request.headers[.contentType])
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         scope = RequestScope(

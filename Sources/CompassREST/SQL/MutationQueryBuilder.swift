@@ -54,7 +54,7 @@ enum MutationQueryBuilder {
                     appendAssignments(columns, from: "EXCLUDED.", to: &sql)
                 }
             }
-        case .update(let columns):
+        case .update(let columns, let applyDefaults):
             if columns.isEmpty {
                 // Nothing to set: PostgREST answers with no rows rather than an invalid UPDATE.
                 appendTable("SELECT * FROM ", " WHERE false")
@@ -62,7 +62,7 @@ enum MutationQueryBuilder {
                 appendTable("UPDATE ", " SET ")
                 appendAssignments(columns, from: "pgrst_body.", to: &sql)
                 sql.append(" FROM (SELECT * FROM ")
-                sql.append(bodyRows(plan.body, columns: columns, applyDefaults: false))
+                sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
                 sql.append(" LIMIT 1) AS pgrst_body")
                 appendConditions(plan, to: &sql)
             }
