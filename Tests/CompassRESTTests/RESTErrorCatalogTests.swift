@@ -92,8 +92,13 @@ struct RESTErrorCatalogTests {
             message: "Could not find the table 'public.interaction' in the schema cache",
             hint: "Perhaps you meant the table 'public.interactions'"),
         Expected(error: .invalidJWT(.malformed(parts: 2)), status: 401, code: "PGRST301", message: "Expected 3 parts in JWT; got 2"),
-        Expected(error: .invalidJWT(.malformed(parts: 3)), status: 401, code: "PGRST301", message: "JWT couldn't be decoded"),
-        Expected(error: .invalidJWT(.badSignature), status: 401, code: "PGRST301", message: "JWT cryptographic operation failed"),
+        Expected(error: .invalidJWT(.malformed(parts: 3)), status: 401, code: "PGRST301", message: "JWT cryptographic operation failed"),
+        Expected(
+            error: .invalidJWT(.badSignature), status: 401, code: "PGRST301", message: "No suitable key or wrong key type",
+            details: "None of the keys was able to decode the JWT"),
+        Expected(
+            error: .invalidJWT(.unsupportedAlgorithm(unsecured: true)), status: 401, code: "PGRST301",
+            message: "Wrong or unsupported encoding algorithm", details: "JWT is unsecured but expected 'alg' was not 'none'"),
         Expected(error: .invalidJWT(.noSuitableKey), status: 401, code: "PGRST301", message: "No suitable key or wrong key type"),
         Expected(error: .invalidJWT(.expired), status: 401, code: "PGRST303", message: "JWT expired"),
         Expected(error: .invalidJWT(.unreadableClaims), status: 401, code: "PGRST303", message: "Parsing claims failed"),

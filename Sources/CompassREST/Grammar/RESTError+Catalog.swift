@@ -259,18 +259,21 @@ extension RESTError {
     /// PGRST301 (the token cannot be read or verified) or PGRST303 (its claims are not acceptable),
     /// 401 with the `WWW-Authenticate` challenge RFC 6750 asks for.
     static func invalidJWT(_ problem: JWTProblem) -> RESTError {
-        let (code, message) =
+        let (code, message, details): (String, String, String?) =
             switch problem {
-            case .malformed(let parts): ("PGRST301", parts == 3 ? "JWT couldn't be decoded" : "Expected 3 parts in JWT; got \(parts)")
-            case .badSignature: ("PGRST301", "JWT cryptographic operation failed")
-            case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type")
-            case .expired: ("PGRST303", "JWT expired")
-            case .unreadableClaims: ("PGRST303", "Parsing claims failed")
-            case .notYetValid: ("PGRST303", "JWT not yet valid")
-            case .issuedInFuture: ("PGRST303", "JWT issued at future")
+            case .malformed(let parts):
+                ("PGRST301", parts == 3 ? "JWT cryptographic operation failed" : "Expected 3 parts in JWT; got \(parts)", nil)
+            case .badSignature: ("PGRST301", "No suitable key or wrong key type", "None of the keys was able to decode the JWT")
+            case .unsupportedAlgorithm(let unsecured):
+                ("PGRST301", "Wrong or unsupported encoding algorithm", unsecured ? "JWT is unsecured but expected 'alg' was not 'none'" : nil)
+            case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type", nil)
+            case .expired: ("PGRST303", "JWT expired", nil)
+            case .unreadableClaims: ("PGRST303", "Parsing claims failed", nil)
+            case .notYetValid: ("PGRST303", "JWT not yet valid", nil)
+            case .issuedInFuture: ("PGRST303", "JWT issued at future", nil)
             }
         return RESTError(
-            status: 401, code: code, message: message,
+            status: 401, code: code, message: message, details: details,
             headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\(JSONText.quoted(message))"])
     }
 

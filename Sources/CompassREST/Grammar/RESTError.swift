@@ -91,7 +91,10 @@ extension RESTError {
     enum JWTProblem: Sendable, Hashable {
         /// Not three base64url parts that decode; `parts` is how many dot-separated parts it has.
         case malformed(parts: Int)
+        /// Signed, but no configured key verifies it.
         case badSignature
+        /// `alg` is one this server does not verify (`none` is an unsecured token).
+        case unsupportedAlgorithm(unsecured: Bool)
         /// An ES256/RS256 token whose `kid` names no configured signing key.
         case noSuitableKey
         case expired
