@@ -11,7 +11,10 @@ extension RESTAPI {
         let statement = ReadQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
-        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
+        let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
+        let result = try await executor.run(
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate
+        ) { result throws(RESTError) in
             if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
         var reply = pageReply(result, range: range, request: request, action: .read)

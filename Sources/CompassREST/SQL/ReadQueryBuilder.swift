@@ -93,6 +93,15 @@ enum ReadQueryBuilder {
         }
     }
 
+    /// `EXPLAIN (FORMAT JSON)` of the read's rows without their window: `count=planned`'s total,
+    /// as PostgREST estimates it.
+    static func rowEstimate(_ plan: ReadPlan, schema: String) -> SQLBuilder {
+        var sql = SQLBuilder()
+        sql.append("EXPLAIN (FORMAT JSON) ")
+        sql.append(select(plan, schema: schema, from: .table, includeRange: false))
+        return sql
+    }
+
     /// The whole read: the page in a CTE, then the total (when counted), the page's row
     /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for),
     /// the body withheld past `maximumReplyBytes`.
