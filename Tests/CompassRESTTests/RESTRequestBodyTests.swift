@@ -61,6 +61,27 @@ struct RESTRequestBodyTests {
         }
     }
 
+    @Test func anUpsertThatOnlyMergesAnswers200() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addBodySamples()
+            let merge = ["Prefer": "return=representation, resolution=merge-duplicates"]
+            let created = try await rest.request(.post, "rest_body_rows", headers: merge, body: #"[{"id": 1, "label": "a"}, {"id": 2, "label": "b"}]"#)
+            #expect(created.status == 201)
+            let mixed = try await rest.request(.post, "rest_body_rows", headers: merge, body: #"[{"id": 2, "label": "B"}, {"id": 3, "label": "c"}]"#)
+            #expect(mixed.status == 201)
+            let merged = try await rest.request(.post, "rest_body_rows", headers: merge, body: #"[{"id": 1, "label": "A"}, {"id": 3, "label": "C"}]"#)
+            #expect(merged.status == 200)
+            #expect(merged.array.map { $0["label"] as? String } == ["A", "C"])
+            let minimal = try await rest.request(
+                .post, "rest_body_rows", headers: ["Prefer": "resolution=merge-duplicates"], body: #"{"id": 1, "label": "again"}"#)
+            #expect(minimal.status == 200)
+            let empty = try await rest.request(.post, "rest_body_rows", headers: merge, body: "[]")
+            #expect(empty.status == 200)
+            let plain = try await rest.request(.post, "rest_body_rows", body: #"{"id": 9, "label": "z"}"#)
+            #expect(plain.status == 201)
+        }
+    }
+
     @Test func callsTakeFormsCSVArraysAndVariadicParameters() async throws {
         try await RESTHarness.with { rest in
             try await rest.addBodySamples()

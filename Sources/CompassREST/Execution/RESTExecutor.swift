@@ -11,6 +11,8 @@ struct StatementResult: Sendable {
     var location: String?
     /// What the statement set with `response.headers` and `response.status`.
     var settings = ResponseSettings()
+    /// For an upsert that merges duplicates, how many rows it inserted (nil otherwise).
+    var inserted: Int?
 }
 
 /// Runs a request's statement the way PostgREST does: one transaction on the shared pool,
@@ -93,9 +95,11 @@ struct RESTExecutor: Sendable {
         if body == nil, let bytes = try row.decode(Int?.self, at: 4), bytes > maximumReplyBytes {
             throw RESTError.replyTooLarge(bytes: bytes, limit: maximumReplyBytes)
         }
-        return StatementResult(
+        var result = StatementResult(
             total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
             body: body ?? "", location: try row.decode(String?.self, at: 3),
             settings: try ResponseSettings(headers: try row.decode(String?.self, at: 5), status: try row.decode(String?.self, at: 6)))
+        if rows.columns.count > 7 { result.inserted = try row.decode(Int?.self, at: 7) ?? 0 }
+        return result
     }
 }

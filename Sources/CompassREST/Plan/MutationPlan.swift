@@ -22,6 +22,13 @@ struct MutationPlan: Sendable {
     /// The select applied to the returned rows.
     var read: ReadPlan
 
+    /// A `POST` upsert that merges duplicates: its statement counts the rows it inserted (not
+    /// updated), so that one which only updated answers 200, as PostgREST.
+    var countsInserts: Bool {
+        guard !isSingleUpsert, case .insert(let columns, let onConflict, let resolution, _) = kind else { return false }
+        return onConflict != nil && resolution == .mergeDuplicates && !columns.isEmpty
+    }
+
     /// A PATCH whose body names no column: nothing to update, no rows returned.
     var isEmptyUpdate: Bool {
         if case .update(let columns, _) = kind { return columns.isEmpty }
