@@ -10,9 +10,9 @@ import JWTKit
 /// ```
 /// Checks, in order: shape, `alg` (HS256 against the secret; ES256/RS256 against the key its
 /// `kid` names, whose algorithm it must be: the secret never checks an asymmetric token nor a
-/// public key an HS256 one), signature, `role` present (and `exp`, when the
-/// ``ExpiryRule`` requires it), `exp`, `nbf` and `iat` numbers, `exp` in the future, `nbf` and
-/// `iat` not beyond the clock skew (see ``TokenLifetime``), and last `role` one of
+/// public key an HS256 one), signature, `exp`, `nbf` and `iat` numbers, `exp` in the future, `nbf`
+/// and `iat` not beyond the clock skew (see ``TokenLifetime``), `role` present (and `exp`, when the
+/// ``ExpiryRule`` requires it), and last `role` one of
 /// anon/authenticated/service_role: an ``AccessTokenError/unknownRole(_:)`` refusal is of a
 /// token that passed every other check, so a caller that knows more roles (GoTrue's admin
 /// roles) may accept it. No claim value can make it trap: every value is read leniently
@@ -52,11 +52,12 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw .malformed
         }
+        // Time claims first: an expired token says so whatever else it lacks, as PostgREST words it.
+        let lifetime = try TokenLifetime(exp: claims.exp, nbf: claims.nbf, iat: claims.iat)
+        try lifetime.check(at: now)
         guard let roleName = claims.role?.string, claims.exp != nil || expiry == .optional else {
             throw .missingClaims(.roleOrExpiryMissing)
         }
-        let lifetime = try TokenLifetime(exp: claims.exp, nbf: claims.nbf, iat: claims.iat)
-        try lifetime.check(at: now)
         guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
         let verified = AccessClaims(
             role: role, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,

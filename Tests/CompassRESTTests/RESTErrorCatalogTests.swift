@@ -69,13 +69,13 @@ struct RESTErrorCatalogTests {
                 + " but no matches were found.",
             hint: "Perhaps you meant 'schools' instead of 'school'."),
         Expected(
-            error: .functionNotFound(schema: "public", name: "add", keys: ["a", "c"], suggestion: "add(a, b)"), status: 404, code: "PGRST202",
+            error: .functionNotFound(schema: "public", name: "add", keys: ["a", "c"], searched: .parametersOrJSON, suggestion: "add(a, b)"), status: 404, code: "PGRST202",
             message: "Could not find the function public.add(a, c) in the schema cache",
             details: "Searched for the function public.add with parameters a, c or with a single unnamed json/jsonb parameter,"
                 + " but no matches were found in the schema cache.",
             hint: "Perhaps you meant to call the function public.add(a, b)"),
         Expected(
-            error: .functionNotFound(schema: "public", name: "add", keys: [], suggestion: nil), status: 404, code: "PGRST202",
+            error: .functionNotFound(schema: "public", name: "add", keys: [], searched: .parametersOrJSON, suggestion: nil), status: 404, code: "PGRST202",
             message: "Could not find the function public.add without parameters in the schema cache",
             details: "Searched for the function public.add without parameters or with a single unnamed json/jsonb parameter,"
                 + " but no matches were found in the schema cache."),
@@ -92,8 +92,13 @@ struct RESTErrorCatalogTests {
             message: "Could not find the table 'public.interaction' in the schema cache",
             hint: "Perhaps you meant the table 'public.interactions'"),
         Expected(error: .invalidJWT(.malformed(parts: 2)), status: 401, code: "PGRST301", message: "Expected 3 parts in JWT; got 2"),
-        Expected(error: .invalidJWT(.malformed(parts: 3)), status: 401, code: "PGRST301", message: "JWT couldn't be decoded"),
-        Expected(error: .invalidJWT(.badSignature), status: 401, code: "PGRST301", message: "JWT cryptographic operation failed"),
+        Expected(error: .invalidJWT(.malformed(parts: 3)), status: 401, code: "PGRST301", message: "JWT cryptographic operation failed"),
+        Expected(
+            error: .invalidJWT(.badSignature), status: 401, code: "PGRST301", message: "No suitable key or wrong key type",
+            details: "None of the keys was able to decode the JWT"),
+        Expected(
+            error: .invalidJWT(.unsupportedAlgorithm(unsecured: true)), status: 401, code: "PGRST301",
+            message: "Wrong or unsupported encoding algorithm", details: "JWT is unsecured but expected 'alg' was not 'none'"),
         Expected(error: .invalidJWT(.noSuitableKey), status: 401, code: "PGRST301", message: "No suitable key or wrong key type"),
         Expected(error: .invalidJWT(.expired), status: 401, code: "PGRST303", message: "JWT expired"),
         Expected(error: .invalidJWT(.unreadableClaims), status: 401, code: "PGRST303", message: "Parsing claims failed"),

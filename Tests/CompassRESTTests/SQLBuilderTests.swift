@@ -97,7 +97,8 @@ struct SQLBuilderTests {
         let parameters = try QueryParameters(query: "select=id,schools(name)&content=eq.z&limit=4")
         let range = try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: nil)
         let plan = try CallPlanner.plan(
-            name: "mine", argumentKeys: ["who"], argumentsJSON: #"{"who":"x"}"#, cache: cache, parameters: parameters, range: range)
+            name: "mine", arguments: .json(text: #"{"who":"x"}"#, keys: ["who"], isArray: false), isPost: true, cache: cache,
+            parameters: parameters, range: range)
         let statement = CallQueryBuilder.statement(plan, schema: "public", count: false, media: ReplyMediaType(shape: .singleObject), maximumReplyBytes: 1 << 24)
         #expect(
             statement.text

@@ -95,7 +95,8 @@ struct RESTClientTests {
                  try Self.json(["sofia": tokens["sofia"]!, "maria": tokens["maria"]!]), try Self.json(["sofia": users["sofia"]!])],
                 timeout: .seconds(180))
             #expect(shaped.code == 0, "python client failed: \(shaped.error.suffix(3000))")
-            #expect(shaped.output.split(separator: "\n").last?.contains("max-affected") == true)
+            let summary = shaped.output.split(separator: "\n").last ?? ""
+            for check in ["max-affected", "missing=default", "planned count"] { #expect(summary.contains(check), "\(check)") }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Postgres
 
 /// What the statement of a request returns (one row): the total when counted, the page's
@@ -10,6 +11,8 @@ struct StatementResult: Sendable {
     var location: String?
     /// What the statement set with `response.headers` and `response.status`.
     var settings = ResponseSettings()
+    /// For an upsert that merges duplicates, how many rows it inserted (nil otherwise).
+    var inserted: Int?
 }
 
 /// Runs a request's statement the way PostgREST does: one transaction on the shared pool,
@@ -33,21 +36,29 @@ struct RESTExecutor: Sendable {
     /// (their parameter types inferred from the old columns) are never run again. A statement that
     /// was prepared but is gone or stale on the server fails before anything ran: the transaction
     /// is rolled back and sent once more.
+    /// `estimate`, an `EXPLAIN (FORMAT JSON)` run after the statement in the same transaction (a
+    /// read's `count=planned` or `estimated`), makes the total the planner's row estimate, or
+    /// the larger of it and the count when the statement counted.
     func run(
         _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool = false,
-        check: (StatementResult) throws(RESTError) -> Void = { _ in }
+        estimate: PostgresQuery? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
         let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
         do {
             return try await pool.withConnection { connection in
                 let end: PostgresQuery = rollback ? "ROLLBACK" : "COMMIT"
                 var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, tagged.prepared]
+                if let estimate { statements.append(estimate) }
                 if readOnly { statements.append(end) }
                 for attempt in 1...2 {
                     do {
                         let results = try await connection.pipeline(statements)
                         for result in results { _ = try result.get() }
-                        let result = try statementResult(try results[2].get())
+                        var result = try statementResult(try results[2].get())
+                        if estimate != nil, let planned = try Self.plannedRows(try results[3].get()) {
+                            // count=estimated: the larger of the count and the estimate, as PostgREST without db-max-rows.
+                            result.total = max(result.total ?? planned, planned)
+                        }
                         try check(result)
                         if !readOnly { try await connection.query(end) }
                         return result
@@ -69,6 +80,14 @@ struct RESTExecutor: Sendable {
         }
     }
 
+    /// The top plan node's `Plan Rows` from `EXPLAIN (FORMAT JSON)`'s one row.
+    private static func plannedRows(_ rows: PostgresResult) throws -> Int? {
+        let text = try rows[0].decode(String.self, at: 0)
+        let plans = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]]
+        let rows = (plans?.first?["Plan"] as? [String: Any])?["Plan Rows"] as? NSNumber
+        return rows?.intValue
+    }
+
     /// The statement's one row; 500 (54000) when its body was withheld as too large.
     private func statementResult(_ rows: PostgresResult) throws -> StatementResult {
         let row = rows[0]
@@ -76,9 +95,11 @@ struct RESTExecutor: Sendable {
         if body == nil, let bytes = try row.decode(Int?.self, at: 4), bytes > maximumReplyBytes {
             throw RESTError.replyTooLarge(bytes: bytes, limit: maximumReplyBytes)
         }
-        return StatementResult(
+        var result = StatementResult(
             total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
             body: body ?? "", location: try row.decode(String?.self, at: 3),
             settings: try ResponseSettings(headers: try row.decode(String?.self, at: 5), status: try row.decode(String?.self, at: 6)))
+        if rows.columns.count > 7 { result.inserted = try row.decode(Int?.self, at: 7) ?? 0 }
+        return result
     }
 }

@@ -6,6 +6,8 @@ struct GrammarScanner {
     let input: String
     let characters: [Character]
     var position = 0
+    /// Added to reported columns: PostgREST parses `or=(…)` as `or(…)`, so its columns count the operator.
+    var columnOffset = 0
 
     init(_ input: String, subject: String) {
         self.input = input
@@ -66,12 +68,14 @@ struct GrammarScanner {
         failure(at: position, expecting: expected)
     }
 
-    /// The error for the character at `index`.
-    func failure(at index: Int, expecting expected: [String]) -> RESTError {
-        let unexpected = index < characters.count ? "unexpected \"\(characters[index])\"" : "unexpected end of input"
+    /// The error for the character at `index`; `quotingCharacter` words it as Parsec's `eof`
+    /// does (`unexpected 't'`), a token as the others do (`unexpected "t"`).
+    func failure(at index: Int, expecting expected: [String], quotingCharacter: Bool = false) -> RESTError {
+        let quote = quotingCharacter ? "'" : "\""
+        let unexpected = index < characters.count ? "unexpected \(quote)\(characters[index])\(quote)" : "unexpected end of input"
         var details = unexpected
         if !expected.isEmpty { details += " expecting " + Self.list(expected) }
-        return .parse(subject, input: input, column: index + 1, details: details)
+        return .parse(subject, input: input, column: index + 1 + columnOffset, details: details)
     }
 
     /// `a`, `a or b`, `a, b or c`, as Parsec lists alternatives.

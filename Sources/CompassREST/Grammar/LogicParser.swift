@@ -19,9 +19,9 @@ enum LogicParser {
             throw RESTError.parse("logic path", input: key, column: 1, details: "expecting logic operator (and, or)")
         }
         var scanner = GrammarScanner(value, subject: "logic tree")
+        scanner.columnOffset = operatorName.count + (negated ? "not.".count : 0)
+        // What follows the closing parenthesis is ignored, as PostgREST's parser leaves it.
         let members = try groupMembers(&scanner, depth: 1)
-        scanner.skipWhitespace()
-        guard scanner.isAtEnd else { throw scanner.failure(expecting: ["end of input"]) }
         return (segments, .group(logicOperator, negated: negated, members))
     }
 

@@ -13,7 +13,9 @@ enum OrderParser {
             terms.append(try term(&scanner))
             scanner.skipWhitespace()
             if scanner.isAtEnd { return terms }
-            guard scanner.current == "," else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
+            guard scanner.current == "," else {
+                throw scanner.failure(at: scanner.position, expecting: ["\",\"", "end of input"], quotingCharacter: true)
+            }
             scanner.position += 1
         }
     }
@@ -60,11 +62,9 @@ enum OrderParser {
         _ scanner: inout GrammarScanner, _ options: Option.Type
     ) -> Option? where Option.RawValue == String {
         for option in Option.allCases where scanner.looksAt(option.rawValue) {
-            let next = scanner.peek(option.rawValue.count)
-            if next == nil || next == "." || next == "," || next == " " {
-                scanner.position += option.rawValue.count
-                return option
-            }
+            // A prefix is enough (`nullslasttt` reads `nullslast`, then fails on `t`), as Parsec's `string`.
+            scanner.position += option.rawValue.count
+            return option
         }
         return nil
     }

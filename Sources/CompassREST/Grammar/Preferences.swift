@@ -14,7 +14,7 @@ public struct Preferences: Sendable, Hashable {
     public enum Transaction: String, Sendable { case commit, rollback }
 
     public var representation: Return?
-    /// `count=exact` (planned and estimated are answered exactly too).
+    /// `count=exact`, `planned` or `estimated`.
     public var count: String?
     public var resolution: Resolution?
     public var missing: Missing?
@@ -54,8 +54,12 @@ public struct Preferences: Sendable, Hashable {
         }
     }
 
-    /// Whether the total count was asked for.
-    public var wantsCount: Bool { count != nil }
+    /// Whether the statement counts the total: `count=exact` and `count=estimated`.
+    public var wantsCount: Bool { count == "exact" || count == "estimated" }
+
+    /// Whether a read also asks the planner (`EXPLAIN`): `count=planned` takes its estimate as
+    /// the total (other requests have none), `count=estimated` the larger of it and the count.
+    public var wantsPlannedCount: Bool { count == "planned" || count == "estimated" }
 
     /// The row limit `max-affected` sets, which only `handling=strict` enforces.
     var enforcedMaxAffected: Int? { isStrict ? maxAffected : nil }

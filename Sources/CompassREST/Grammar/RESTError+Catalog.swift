@@ -62,6 +62,8 @@ extension RESTError {
             switch problem {
             case .emptyOrInvalidJSON: (400, "Empty or invalid json")
             case .mismatchedKeys: (400, "All object keys must match")
+            case .mismatchedFieldCount: (400, "All lines must have same number of fields")
+            case .unacceptableContentType(let type): (400, "Content-Type not acceptable: \(type)")
             case .tooLarge(let limit): (413, "Request body is larger than \(limit) bytes")
             }
         return RESTError(status: status, code: "PGRST102", message: message)
@@ -207,16 +209,26 @@ extension RESTError {
 
     /// PGRST202, 404: no function `name` takes exactly the argument `keys`; `suggestion` is a
     /// function name, or `name` with a parameter list, that comes close.
-    static func functionNotFound(schema: String, name: String, keys: [String], suggestion: String?) -> RESTError {
+    static func functionNotFound(schema: String, name: String, keys: [String], searched: SearchedCall, suggestion: String?) -> RESTError {
         let qualified = "\(schema).\(name)"
         let parameters = keys.isEmpty ? " without parameters" : "(" + keys.joined(separator: ", ") + ")"
         let detailParameters = keys.isEmpty
             ? " without parameters" : " with parameter" + (keys.count > 1 ? "s " : " ") + keys.joined(separator: ", ")
+        let (message, details): (String, String)
+        switch searched {
+        case .parameters:
+            (message, details) = ("Could not find the function \(qualified)\(parameters) in the schema cache", detailParameters)
+        case .parametersOrJSON:
+            (message, details) = (
+                "Could not find the function \(qualified)\(parameters) in the schema cache",
+                detailParameters + " or with a single unnamed json/jsonb parameter"
+            )
+        case .unnamedParameter(let type):
+            (message, details) = ("Could not find the function \(qualified) in the schema cache", " with a single unnamed \(type) parameter")
+        }
         return RESTError(
-            status: 404, code: "PGRST202",
-            message: "Could not find the function \(qualified)\(parameters) in the schema cache",
-            details: "Searched for the function \(qualified)\(detailParameters)"
-                + " or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            status: 404, code: "PGRST202", message: message,
+            details: "Searched for the function \(qualified)\(details), but no matches were found in the schema cache.",
             hint: suggestion.map { "Perhaps you meant to call the function \(schema).\($0)" })
     }
 
@@ -247,18 +259,21 @@ extension RESTError {
     /// PGRST301 (the token cannot be read or verified) or PGRST303 (its claims are not acceptable),
     /// 401 with the `WWW-Authenticate` challenge RFC 6750 asks for.
     static func invalidJWT(_ problem: JWTProblem) -> RESTError {
-        let (code, message) =
+        let (code, message, details): (String, String, String?) =
             switch problem {
-            case .malformed(let parts): ("PGRST301", parts == 3 ? "JWT couldn't be decoded" : "Expected 3 parts in JWT; got \(parts)")
-            case .badSignature: ("PGRST301", "JWT cryptographic operation failed")
-            case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type")
-            case .expired: ("PGRST303", "JWT expired")
-            case .unreadableClaims: ("PGRST303", "Parsing claims failed")
-            case .notYetValid: ("PGRST303", "JWT not yet valid")
-            case .issuedInFuture: ("PGRST303", "JWT issued at future")
+            case .malformed(let parts):
+                ("PGRST301", parts == 3 ? "JWT cryptographic operation failed" : "Expected 3 parts in JWT; got \(parts)", nil)
+            case .badSignature: ("PGRST301", "No suitable key or wrong key type", "None of the keys was able to decode the JWT")
+            case .unsupportedAlgorithm(let unsecured):
+                ("PGRST301", "Wrong or unsupported encoding algorithm", unsecured ? "JWT is unsecured but expected 'alg' was not 'none'" : nil)
+            case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type", nil)
+            case .expired: ("PGRST303", "JWT expired", nil)
+            case .unreadableClaims: ("PGRST303", "Parsing claims failed", nil)
+            case .notYetValid: ("PGRST303", "JWT not yet valid", nil)
+            case .issuedInFuture: ("PGRST303", "JWT issued at future", nil)
             }
         return RESTError(
-            status: 401, code: code, message: message,
+            status: 401, code: code, message: message, details: details,
             headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\", error_description=\(JSONText.quoted(message))"])
     }
 

@@ -55,8 +55,20 @@ extension RESTError {
         case emptyOrInvalidJSON
         /// An array whose objects do not all have the same keys.
         case mismatchedKeys
+        /// A CSV line with another number of fields than the header.
+        case mismatchedFieldCount
+        /// A `Content-Type` the request cannot take (`text/plain` for a table).
+        case unacceptableContentType(String)
         /// Longer than the configured limit, in bytes.
         case tooLarge(limit: Int)
+    }
+
+    /// What a PGRST202 says was searched for: named parameters (a GET, a form), those or a
+    /// single unnamed json/jsonb parameter (a JSON POST), or a single unnamed text/xml/bytea one.
+    enum SearchedCall: Sendable, Hashable {
+        case parameters
+        case parametersOrJSON
+        case unnamedParameter(String)
     }
 
     /// Why a row window is refused (PGRST103).
@@ -79,7 +91,10 @@ extension RESTError {
     enum JWTProblem: Sendable, Hashable {
         /// Not three base64url parts that decode; `parts` is how many dot-separated parts it has.
         case malformed(parts: Int)
+        /// Signed, but no configured key verifies it.
         case badSignature
+        /// `alg` is one this server does not verify (`none` is an unsecured token).
+        case unsupportedAlgorithm(unsecured: Bool)
         /// An ES256/RS256 token whose `kid` names no configured signing key.
         case noSuitableKey
         case expired

@@ -2,27 +2,24 @@ import Foundation
 import Hummingbird
 
 extension RESTAPI {
-    /// `/rest/v1/rpc/{function}`: POST with a JSON object of arguments, or GET/HEAD with them
-    /// as query parameters (stable and immutable functions only: GET is read-only).
-    func call(function name: String, cache: SchemaCache, request: RESTRequest, body: String?) async throws(RESTError) -> Response {
-        let argumentsJSON: String
-        let keys: [String]
+    /// `/rest/v1/rpc/{function}`: POST with its arguments in the body (JSON, a form, CSV, or
+    /// text/XML/bytes for a single unnamed parameter), or GET/HEAD with them as query parameters
+    /// (stable and immutable functions only: GET is read-only).
+    func call(function name: String, cache: SchemaCache, request: RESTRequest, body: [UInt8]?) async throws(RESTError) -> Response {
+        let arguments: CallArguments
         if request.method == .post {
-            let text = body?.trimmingSpaces.isEmpty == false ? body! : "{}"
-            guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                throw .invalidBody(.emptyOrInvalidJSON)
-            }
-            argumentsJSON = text
-            keys = object.keys.sorted()
+            arguments = try CallArguments(post: body ?? [], mediaType: request.bodyMediaType, columns: request.parameters.columns)
         } else {
-            argumentsJSON = RESTRequest.object(Dictionary(request.parameters.arguments, uniquingKeysWith: { _, last in last }))
-            keys = Set(request.parameters.arguments.map(\.name)).sorted()
+            arguments = .pairs(request.parameters.arguments)
         }
         let range = try request.range()
         let plan = try CallPlanner.plan(
-            name: name, argumentKeys: keys, argumentsJSON: argumentsJSON, cache: cache, parameters: request.parameters,
+            name: name, arguments: arguments, isPost: request.method == .post, cache: cache, parameters: request.parameters,
             range: range)
         let media = request.mediaType
+        if case .text(let type) = media.shape, !plan.function.returnsScalar || plan.function.returnTypeName != type {
+            throw .unavailableMediaTypes([type])
+        }
         if media.shape == .csv, plan.function.returnsScalar || plan.function.returnsVoid {
             throw .unavailableMediaTypes(["text/csv"])
         }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 extension RESTAPI {
@@ -10,10 +11,17 @@ extension RESTAPI {
         let statement = ReadQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
-        let result = try await executor.run(statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true) { result throws(RESTError) in
+        let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
+        let result = try await executor.run(
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate
+        ) { result throws(RESTError) in
             if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
-        return pageReply(result, range: range, request: request, action: .read)
+        var reply = pageReply(result, range: range, request: request, action: .read)
+        // PostgREST names the representation it read: the table and its sorted query.
+        let query = request.canonicalQuery
+        reply.headers[HTTPField.Name("Content-Location")!] = "/" + table.name + (query.isEmpty ? "" : "?" + query)
+        return reply
     }
 
     /// The reply for a window of rows (reads and RPC), with `Content-Range` and the range status.

@@ -7,7 +7,9 @@ extension RESTAPI {
     func write(table: TableInfo, cache: SchemaCache, request: RESTRequest, body: String?) async throws(RESTError) -> Response {
         let preferences = request.preferences
         let method = request.method
-        let requestBody = try body.map { (text: String) throws(RESTError) in try RequestBody(json: text, columns: request.parameters.columns) }
+        let requestBody = try body.map { (text: String) throws(RESTError) in
+            try RequestBody(text: text, mediaType: request.bodyMediaType, columns: request.parameters.columns)
+        }
         let plan = try MutationPlanner.plan(
             method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
             body: requestBody, requiresFilters: configuration.requiresFilteredWrites)
@@ -43,12 +45,15 @@ extension RESTAPI {
         if location, result.pageTotal == 1, let query = result.location {
             headers["Location"] = "/\(table.name)?\(query)"
         }
-        let created = method == .post || (method == .put && result.location == MutationQueryBuilder.createdMarker)
+        // An upsert merging duplicates that inserted nothing (it only updated, or had no rows) is 200, as PostgREST.
+        let onlyMerged = method == .post && plan.countsInserts && (result.inserted ?? result.pageTotal) <= 0
+            || method == .post && preferences.resolution == .mergeDuplicates && result.pageTotal == 0
+        let created = (method == .post && !onlyMerged) || (method == .put && result.location == MutationQueryBuilder.createdMarker)
         if preferences.representation == .representation {
             return result.settings.applied(
                 to: RESTReply.body(status: created ? 201 : 200, result.body, contentType: media.contentType, headers: headers))
         }
-        return result.settings.applied(to: RESTReply.body(status: method == .post ? 201 : 204, nil, headers: headers))
+        return result.settings.applied(to: RESTReply.body(status: method == .post ? (created ? 201 : 200) : 204, nil, headers: headers))
     }
 
     /// Whether the request's transaction ends in a rollback: `Prefer: tx=rollback` where the

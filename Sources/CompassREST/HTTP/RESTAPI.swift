@@ -108,7 +108,7 @@ public struct RESTAPI: CompassAPI {
             let body = method == .delete ? nil : try await collectBody(request)
             return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
         case .function(let name):
-            let body = method == .post ? try await collectBody(request) : nil
+            let body = method == .post ? try await collectBytes(request) : nil
             return try await call(function: name, cache: cache, request: parsed, body: body)
         }
     }
@@ -124,9 +124,14 @@ public struct RESTAPI: CompassAPI {
 
     /// The body as text, or 413 past the configured limit.
     private func collectBody(_ request: Request) async throws(RESTError) -> String {
+        String(decoding: try await collectBytes(request), as: UTF8.self)
+    }
+
+    /// The body's bytes, or 413 past the configured limit.
+    private func collectBytes(_ request: Request) async throws(RESTError) -> [UInt8] {
         do {
-            let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
-            return String(buffer: buffer)
+            var buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+            return buffer.readBytes(length: buffer.readableBytes) ?? []
         } catch let error as BodyTooLarge {
             throw .invalidBody(.tooLarge(limit: error.limit))
         } catch {

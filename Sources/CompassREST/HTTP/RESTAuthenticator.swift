@@ -1,3 +1,4 @@
+import Foundation
 import CompassHTTP
 import CompassTokens
 import Hummingbird
@@ -21,7 +22,11 @@ struct RESTAuthenticator: Sendable {
     static func error(for error: AccessTokenError, token: String) -> RESTError {
         switch error {
         case .malformed: .invalidJWT(.malformed(parts: token.split(separator: ".", omittingEmptySubsequences: false).count))
-        case .badSignature: .invalidJWT(.badSignature)
+        case .badSignature:
+            switch Self.algorithm(of: token) {
+            case "HS256", "ES256", "RS256": .invalidJWT(.badSignature)
+            case let alg: .invalidJWT(.unsupportedAlgorithm(unsecured: alg?.lowercased() == "none"))
+            }
         case .unknownKey: .invalidJWT(.noSuitableKey)
         case .expired: .invalidJWT(.expired)
         case .missingClaims(.notValidYet): .invalidJWT(.notYetValid)
@@ -29,5 +34,16 @@ struct RESTAuthenticator: Sendable {
         case .missingClaims: .invalidJWT(.unreadableClaims)
         case .unknownRole(let role): .unknownRole(role)
         }
+    }
+
+    /// The `alg` a token's header names, if it can be read.
+    static func algorithm(of token: String) -> String? {
+        guard let header = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+        var base64 = header.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return nil }
+        return object["alg"] as? String
     }
 }

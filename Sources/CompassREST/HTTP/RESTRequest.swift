@@ -15,6 +15,10 @@ struct RESTRequest: Sendable {
     var parameters: QueryParameters
     /// The `Range` header (GET only, as PostgREST honours it).
     var rangeHeader: String?
+    /// What the body is, by `Content-Type`.
+    var bodyMediaType: BodyMediaType
+    /// The query as PostgREST's `Content-Location` repeats it: parameters sorted by name, encoded.
+    var canonicalQuery: String
 
     /// The query parameter Supabase's gateway reads the API key from, and removes before
     /// PostgREST sees the query (`hide_credentials`): never a filter or an RPC argument.
@@ -32,11 +36,14 @@ struct RESTRequest: Sendable {
         }
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
-        mediaType = try ReplyMediaType.negotiate(request.headers[.accept])
+        mediaType = try ReplyMediaType.negotiate(request.headers[.accept], textTypes: isRPC ? ReplyMediaType.functionTextTypes : [])
+        let pairs = QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter }
+        canonicalQuery = Self.canonical(pairs)
         parameters = try QueryParameters(
-            pairs: QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter },
+            pairs: pairs,
             isRPCRead: isRPC && method.isRead, maximumEmbedDepth: configuration.maximumEmbedDepth)
         rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
+        bodyMediaType = BodyMediaType(contentType: request.headers[.contentType])
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         scope = RequestScope(
@@ -47,6 +54,19 @@ struct RESTRequest: Sendable {
     /// The top-level row window.
     func range() throws(RESTError) -> RowRange {
         try RowRange(offset: parameters.offsets[[]], limit: parameters.limits[[]], rangeHeader: rangeHeader)
+    }
+
+    /// `b=2&a=1` as `a=1&b=2`: sorted by name (a stable sort), every byte but `A-Z a-z 0-9 - _ . ~` escaped.
+    static func canonical(_ pairs: [(name: String, value: String?)]) -> String {
+        func encoded(_ text: String) -> String {
+            text.utf8.map { byte in
+                let character = Character(Unicode.Scalar(byte))
+                let unreserved = byte < 0x80 && (character.isLetter || character.isNumber || "-_.~".contains(character))
+                return unreserved ? String(character) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }.joined()
+        }
+        return pairs.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+            .map { encoded($0.element.name) + "=" + encoded($0.element.value ?? "") }.joined(separator: "&")
     }
 
     /// `a=1; b=2` as a dictionary.

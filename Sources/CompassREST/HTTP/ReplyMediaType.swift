@@ -14,7 +14,13 @@ struct ReplyMediaType: Sendable, Hashable {
         case singleObject
         /// `text/csv`: a header line of column names, then one line per row.
         case csv
+        /// A function's scalar value as it is, for a media type its return type (a domain) is
+        /// named after, as PostgREST's media type handlers: `text/plain`, `text/xml`.
+        case text(String)
     }
+
+    /// The media types a function may answer in as ``Shape/text(_:)``.
+    static let functionTextTypes: Set<String> = ["text/plain", "text/xml"]
 
     var shape: Shape
     /// `;nulls=stripped`: keys whose value is null are left out of every object.
@@ -33,18 +39,20 @@ struct ReplyMediaType: Sendable, Hashable {
         case (.singleObject, false): "application/vnd.pgrst.object+json; charset=utf-8"
         case (.singleObject, true): "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"
         case (.csv, _): "text/csv; charset=utf-8"
+        case (.text(let type), _): type + "; charset=utf-8"
         }
     }
 
     /// The representation for an `Accept` header (JSON when there is none); 406 PGRST107 when
     /// no listed type is one this server produces.
-    static func negotiate(_ accept: String?) throws(RESTError) -> ReplyMediaType {
+    static func negotiate(_ accept: String?, textTypes: Set<String> = []) throws(RESTError) -> ReplyMediaType {
         guard let accept, !accept.trimmingSpaces.isEmpty else { return .json }
         let ranges = accept.split(separator: ",").map { MediaRange(String($0)) }
         // A stable sort: equal qualities keep the client's order.
         let ordered = ranges.enumerated().sorted { ($1.element.quality, $0.offset) < ($0.element.quality, $1.offset) }.map(\.element)
         for range in ordered where range.quality > 0 {
             if let media = served(range) { return media }
+            if textTypes.contains(range.type) { return ReplyMediaType(shape: .text(range.type)) }
         }
         throw .unavailableMediaTypes(ranges.map(\.type))
     }

@@ -4,8 +4,8 @@ struct MutationPlan: Sendable {
     enum Kind: Sendable {
         /// `POST`: the body's columns, and for upserts the conflict target.
         case insert(columns: [ColumnInfo], onConflict: [String]?, resolution: Preferences.Resolution?, applyDefaults: Bool)
-        /// `PATCH`: the body's columns.
-        case update(columns: [ColumnInfo])
+        /// `PATCH`: the body's columns; with `missing=default`, those it lacks take their default.
+        case update(columns: [ColumnInfo], applyDefaults: Bool)
         /// `DELETE`.
         case delete
     }
@@ -22,9 +22,16 @@ struct MutationPlan: Sendable {
     /// The select applied to the returned rows.
     var read: ReadPlan
 
+    /// A `POST` upsert that merges duplicates: its statement counts the rows it inserted (not
+    /// updated), so that one which only updated answers 200, as PostgREST.
+    var countsInserts: Bool {
+        guard !isSingleUpsert, case .insert(let columns, let onConflict, let resolution, _) = kind else { return false }
+        return onConflict != nil && resolution == .mergeDuplicates && !columns.isEmpty
+    }
+
     /// A PATCH whose body names no column: nothing to update, no rows returned.
     var isEmptyUpdate: Bool {
-        if case .update(let columns) = kind { return columns.isEmpty }
+        if case .update(let columns, _) = kind { return columns.isEmpty }
         return false
     }
 }
@@ -68,7 +75,7 @@ enum MutationPlanner {
                 applyDefaults: preferences.missing == .default)
         case .patch:
             guard let body else { throw .invalidBody(.emptyOrInvalidJSON) }
-            kind = .update(columns: try body.columns(of: table))
+            kind = .update(columns: try body.columns(of: table), applyDefaults: preferences.missing == .default)
         default:
             kind = .delete
         }
@@ -110,7 +117,7 @@ enum MutationPlanner {
     /// (an empty body runs no `UPDATE`, so PostgREST answers it without error) or a delete.
     private static func filterlessStatement(_ kind: MutationPlan.Kind) -> RESTError.FilterlessStatement? {
         switch kind {
-        case .update(let columns): columns.isEmpty ? nil : .update
+        case .update(let columns, _): columns.isEmpty ? nil : .update
         case .delete: .delete
         case .insert: nil
         }

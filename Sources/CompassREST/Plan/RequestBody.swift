@@ -10,6 +10,17 @@ struct RequestBody: Sendable {
     /// The keys the statement uses.
     var keys: [String]
 
+    /// A write's body as sent: JSON, or a form or CSV turned into JSON as PostgREST does;
+    /// any other type is 400 PGRST102.
+    init(text: String, mediaType: BodyMediaType, columns: [String]?) throws(RESTError) {
+        switch mediaType {
+        case .json: try self.init(json: text, columns: columns)
+        case .formURLEncoded: try self.init(json: BodyConversion.formObject(text), columns: columns)
+        case .csv: try self.init(json: try BodyConversion.csvArray(text), columns: columns)
+        default: throw .invalidBody(.unacceptableContentType(mediaType.name))
+        }
+    }
+
     init(json: String, columns: [String]?) throws(RESTError) {
         let parsed: Any
         do {

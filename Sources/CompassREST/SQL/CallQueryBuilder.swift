@@ -40,6 +40,9 @@ enum CallQueryBuilder {
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
         if plan.function.returnsVoid {
             sql.append("''::text")
+        } else if case .text = media.shape {
+            // A media type the function's return type is named after: its values' text, as they are.
+            sql.append("coalesce(string_agg(_postgrest_t.pgrst_scalar::text, ''), '')")
         } else if plan.function.returnsScalar {
             sql.append(
                 plan.function.returnsSet && !media.isSingleObject
@@ -61,12 +64,14 @@ enum CallQueryBuilder {
     private static func appendCall(_ plan: CallPlan, schema: String, to sql: inout SQLBuilder) {
         sql.append(qualifiedName: plan.function.name, in: schema)
         sql.append("(")
-        if plan.passesBodyWhole {
-            sql.bind(plan.argumentsJSON)
-            sql.append(plan.function.parameters[0].type == "jsonb" ? "::jsonb)" : "::json)")
+        if let whole = plan.wholeBody {
+            sql.bind(whole.value)
+            sql.append(whole.cast)
+            sql.append(")")
             return
         }
         sql.append(plan.passed, separator: ", ") { sql, parameter in
+            if parameter.isVariadic { sql.append("VARIADIC ") }
             sql.append(identifier: parameter.name)
             sql.append(" := pgrst_args.")
             sql.append(identifier: parameter.name)
@@ -74,12 +79,13 @@ enum CallQueryBuilder {
         sql.append(")")
     }
 
-    /// The arguments as one typed row: `json_to_record($n::json) AS pgrst_args("a" type, …)`.
+    /// The arguments as one typed row: `json_to_record($n::json) AS pgrst_args("a" type, …)`;
+    /// of an array body, its first element (as PostgREST calls a function once).
     private static func appendArguments(_ plan: CallPlan, to sql: inout SQLBuilder) {
         guard !plan.passed.isEmpty else { return sql.append("(SELECT) AS pgrst_args") }
         sql.append("json_to_record(")
         sql.bind(plan.argumentsJSON)
-        sql.append("::json) AS pgrst_args(")
+        sql.append(plan.argumentsAreArray ? "::json -> 0) AS pgrst_args(" : "::json) AS pgrst_args(")
         sql.append(columnDefinitions: plan.passed)
         sql.append(")")
     }

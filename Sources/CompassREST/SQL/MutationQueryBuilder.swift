@@ -41,6 +41,11 @@ enum MutationQueryBuilder {
                     sql.append(conditions: plan.conditions, of: "pgrst_body")
                 } else {
                     sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
+                    // Counts every row offered; DO UPDATE takes back the ones that met a conflict.
+                    if plan.countsInserts {
+                        sql.append(" WHERE ")
+                        sql.append(insertedCounter(plus: true))
+                    }
                 }
             }
             if let onConflict, let resolution {
@@ -52,9 +57,13 @@ enum MutationQueryBuilder {
                 } else {
                     sql.append("DO UPDATE SET ")
                     appendAssignments(columns, from: "EXCLUDED.", to: &sql)
+                    if plan.countsInserts {
+                        sql.append(" WHERE ")
+                        sql.append(insertedCounter(plus: false))
+                    }
                 }
             }
-        case .update(let columns):
+        case .update(let columns, let applyDefaults):
             if columns.isEmpty {
                 // Nothing to set: PostgREST answers with no rows rather than an invalid UPDATE.
                 appendTable("SELECT * FROM ", " WHERE false")
@@ -62,7 +71,7 @@ enum MutationQueryBuilder {
                 appendTable("UPDATE ", " SET ")
                 appendAssignments(columns, from: "pgrst_body.", to: &sql)
                 sql.append(" FROM (SELECT * FROM ")
-                sql.append(bodyRows(plan.body, columns: columns, applyDefaults: false))
+                sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
                 sql.append(" LIMIT 1) AS pgrst_body")
                 appendConditions(plan, to: &sql)
             }
@@ -103,8 +112,15 @@ enum MutationQueryBuilder {
             sql.append("SELECT * FROM pgrst_source")
         }
         sql.append(") AS _postgrest_t")
-        sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
+        sql.appendBoundedReply(maximumBytes: maximumReplyBytes, countsInserts: plan.countsInserts)
         return sql
+    }
+
+    /// `pgrst.inserted` (local to the transaction) moved by one, as a condition that always holds.
+    private static func insertedCounter(plus: Bool) -> StaticString {
+        plus
+            ? "pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) + 1)::text, true) <> '0'"
+            : "pg_catalog.set_config('pgrst.inserted', (coalesce(nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int, 0) - 1)::text, true) <> '-1'"
     }
 
     /// `json_to_record[set]($n::json) AS pgrst_body("col" type, …)`; with `missing=default`

@@ -93,6 +93,15 @@ enum ReadQueryBuilder {
         }
     }
 
+    /// `EXPLAIN (FORMAT JSON)` of the read's rows without their window: `count=planned`'s total,
+    /// as PostgREST estimates it.
+    static func rowEstimate(_ plan: ReadPlan, schema: String) -> SQLBuilder {
+        var sql = SQLBuilder()
+        sql.append("EXPLAIN (FORMAT JSON) ")
+        sql.append(select(plan, schema: schema, from: .table, includeRange: false))
+        return sql
+    }
+
     /// The whole read: the page in a CTE, then the total (when counted), the page's row
     /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for),
     /// the body withheld past `maximumReplyBytes`.
@@ -119,15 +128,16 @@ enum ReadQueryBuilder {
     /// object, nulls stripped when asked; for CSV the keys of the first row, then a line per row.
     static func body(_ media: ReplyMediaType) -> StaticString {
         switch (media.shape, media.stripsNulls) {
-        case (.array, false): "coalesce(json_agg(_postgrest_t), '[]')::text"
+        case (.array, false), (.text, _): "coalesce(json_agg(_postgrest_t), '[]')::text"
         case (.array, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)), '[]')::text"
         case (.singleObject, false): "coalesce((json_agg(_postgrest_t)->0)::text, 'null')"
         case (.singleObject, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)->0)::text, 'null')"
         case (.csv, _):
-            // A row's text form is `(a,b,"c d")`: CSV once its parentheses are dropped.
+            // A row's text form is `(a,b,"c d")`: CSV once its parentheses are dropped. The header
+            // is the keys of the first row sent (what `select=` kept, not every column written).
             """
-            (SELECT coalesce(string_agg(pgrst_keys.key, ','), '') FROM (SELECT json_object_keys(row_to_json(pgrst_first)) AS key \
-            FROM (SELECT * FROM pgrst_source LIMIT 1) AS pgrst_first) AS pgrst_keys) || chr(10) || \
+            (SELECT coalesce(string_agg(pgrst_keys.key, ','), '') FROM \
+            json_object_keys(row_to_json((array_agg(_postgrest_t))[1])) AS pgrst_keys(key)) || chr(10) || \
             coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')
             """
         }

@@ -9,7 +9,8 @@ extension SQLBuilder {
     /// `maximumBytes`, plus the body's length: a reply too large to send never leaves Postgres,
     /// and the worker can still say how large it would have been. Then `response.headers` and
     /// `response.status`, the settings a function may make to shape the reply, as PostgREST reads them.
-    mutating func appendBoundedReply(maximumBytes: Int) {
+    /// `countsInserts` adds how many rows an upsert inserted (`pgrst.inserted`).
+    mutating func appendBoundedReply(maximumBytes: Int, countsInserts: Bool = false) {
         append(") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total,")
         append(" CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <= ")
         bind(String(maximumBytes))
@@ -17,6 +18,8 @@ extension SQLBuilder {
         append(" pg_catalog.octet_length(pgrst_reply.body) AS body_bytes,")
         // Read once the statement (and any function it called) has run: what it set for the reply.
         append(" pg_catalog.current_setting('response.headers', true) AS response_headers,")
-        append(" pg_catalog.current_setting('response.status', true) AS response_status FROM pgrst_reply")
+        append(" pg_catalog.current_setting('response.status', true) AS response_status")
+        if countsInserts { append(", nullif(pg_catalog.current_setting('pgrst.inserted', true), '')::int AS inserted") }
+        append(" FROM pgrst_reply")
     }
 }

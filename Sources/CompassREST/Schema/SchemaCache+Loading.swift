@@ -63,11 +63,13 @@ extension SchemaCache {
             let firstDefault = inputs.count - function.defaults
             byName[function.name, default: []].append(FunctionInfo(
                 name: function.name,
-                parameters: inputs.enumerated().map { FunctionInfo.Parameter(name: $1[0], type: $1[1], hasDefault: $0 >= firstDefault) },
+                parameters: inputs.enumerated().map { 
+                    FunctionInfo.Parameter(name: $1[0], type: $1[1], hasDefault: $0 >= firstDefault, isVariadic: $1.count > 2 && $1[2] == "v")
+                },
                 returnsSet: function.returnsSet, returnsScalar: !function.returnsComposite && !function.returnsVoid,
                 returnsVoid: function.returnsVoid, returnTable: function.returnTable,
                 outputColumns: function.outputs.map { ColumnInfo(name: $0[0], type: $0[1], isNullable: true, defaultExpression: nil) },
-                volatility: function.volatility))
+                volatility: function.volatility, returnTypeName: function.returnTypeName))
         }
         self.init(schema: schema, tables: tables, relationships: relationships, functions: byName)
     }
@@ -126,7 +128,7 @@ struct CatalogForeignKey: Decodable {
 
 struct CatalogFunction: Decodable {
     var name: String
-    /// `[[name, type], …]` of the input parameters.
+    /// `[[name, type, mode], …]` of the input parameters (mode `v` for `VARIADIC`).
     var arguments: [[String]]
     var defaults: Int
     var returnsSet: Bool
@@ -134,6 +136,7 @@ struct CatalogFunction: Decodable {
     var returnsComposite: Bool
     var returnTable: String?
     var volatility: FunctionInfo.Volatility
+    var returnTypeName: String?
     /// `[[name, type], …]` of the `OUT`/`INOUT`/`TABLE` parameters.
     var outputs: [[String]]
 }

@@ -7,11 +7,17 @@ extension SchemaCache {
         SELECT coalesce(json_agg(json_build_object(
                  'table', c.relname, 'isView', c.relkind IN ('v', 'm'), 'name', a.attname,
                  'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull,
-                 'defaultValue', pg_get_expr(d.adbin, d.adrelid))
+                 'defaultValue', CASE
+                     WHEN d.adbin IS NULL AND ty.typtype = 'd' THEN pg_get_expr(ty.typdefaultbin, 0)
+                     WHEN a.attidentity = 'd' THEN format('nextval(%L)', pg_get_serial_sequence(
+                         format('%I.%I', n.nspname, c.relname), a.attname))
+                     WHEN a.attgenerated <> '' THEN NULL
+                     ELSE pg_get_expr(d.adbin, d.adrelid) END)
                ORDER BY c.relname, a.attnum), '[]')::text
           FROM pg_catalog.pg_class AS c
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
           JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          JOIN pg_catalog.pg_type AS ty ON ty.oid = a.atttypid
           LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
          WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
         """
@@ -87,7 +93,7 @@ extension SchemaCache {
                                 WHEN 'pg_catalog._bpchar'::regtype THEN 'bpchar[]'
                                 WHEN 'pg_catalog.bit'::regtype THEN 'varbit'
                                 WHEN 'pg_catalog._bit'::regtype THEN 'varbit[]'
-                                ELSE format_type(arg.typ, NULL) END) ORDER BY arg.ord)
+                                ELSE format_type(arg.typ, NULL) END, arg.mode) ORDER BY arg.ord)
                        FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
                                    coalesce(p.proargmodes, array_fill('i'::"char", ARRAY[p.pronargs::int])),
                                    p.proargnames) WITH ORDINALITY AS arg(typ, mode, name, ord)
@@ -103,8 +109,10 @@ extension SchemaCache {
                  'returnsComposite', t.typtype = 'c' OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
                  'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
                                   WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
-                 'volatility', p.provolatile)
-               ORDER BY p.proname), '[]')::text
+                 'volatility', p.provolatile,
+                 -- The type's own name: a domain named after a media type (`"text/plain"`) says how to send it.
+                 'returnTypeName', t.typname)
+               ORDER BY p.proname, p.oid), '[]')::text
           FROM pg_catalog.pg_proc AS p
           JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
           JOIN pg_catalog.pg_type AS t ON t.oid = p.prorettype

@@ -151,6 +151,8 @@ public struct FunctionInfo: Sendable, Hashable {
         /// The SQL type, from the catalog.
         public var type: String
         public var hasDefault: Bool
+        /// `VARIADIC`: passed as `VARIADIC name := array`, and repeated query or form parameters fill it.
+        public var isVariadic = false
     }
 
     public var name: String
@@ -167,16 +169,13 @@ public struct FunctionInfo: Sendable, Hashable {
     public var outputColumns: [ColumnInfo] = []
     /// What the function promises about side effects.
     public var volatility: Volatility
+    /// The name of the type it returns, as the catalog spells it (a domain `"text/plain"` reads `text/plain`).
+    public var returnTypeName: String?
 
     /// `pg_proc.provolatile`. GET and HEAD run any function in a read-only transaction, so a
     /// volatile one that writes fails there with 25006 (405), as under PostgREST.
     public enum Volatility: String, Sendable, Hashable, Decodable {
         case volatile = "v", stable = "s", immutable = "i"
-    }
-
-    /// Whether its one parameter is an unnamed json or jsonb: it takes a call's whole body.
-    var takesBodyWhole: Bool {
-        parameters.count == 1 && parameters[0].name.isEmpty && (parameters[0].type == "json" || parameters[0].type == "jsonb")
     }
 
     /// The rows it returns as a table (named after the function) that `select=`, filters and

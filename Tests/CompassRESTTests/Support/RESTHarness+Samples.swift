@@ -60,15 +60,7 @@ extension RESTHarness {
 
     /// Creates `public.rest_samples` and reloads the schema cache so that it is served.
     func addSamples() async throws {
-        let connection = try await database.connect()
-        do {
-            try await connection.executeScript(unsafeSQL: Self.samplesSQL)
-            await connection.close()
-        } catch {
-            await connection.close()
-            throw error
-        }
-        _ = try await api.store.reload()
+        try await addFixtures(Self.samplesSQL)
     }
 
     /// A service-role bearer: the requests see every row, as the checks beside them do.

@@ -1,6 +1,7 @@
 """Drives compass-worker's /rest/v1 with the official supabase client through the PostgREST
 features beyond the seeds' queries: casts on JSON paths, full-text search configurations,
-embed filters, many-to-many and spread embeds, stripped nulls, CSV and max-affected.
+embed filters, many-to-many and spread embeds, stripped nulls, CSV, max-affected, missing=default
+and planned counts.
 
 usage: rest_query_shapes.py URL ANON_KEY SERVICE_KEY TOKENS_JSON USERS_JSON
 Every check is asserted here; the last line printed is a JSON summary of what was checked.
@@ -82,5 +83,17 @@ except APIError as error:
 negative = sofia.table("interactions").select("id", count="exact").eq("logged_by", S).eq("sentiment", "negative").execute().count
 assert negative == 0, negative
 checked.append("max-affected")
+
+# default_to_null=False sends columns= and Prefer: missing=default: a key a row lacks takes its default.
+base = maria.table("parent_activities").select("family_unit_id, triggering_user_id").limit(1).execute().data[0]
+base.update({"activity_type": "child_added", "target_entity": "child", "target_entity_id": S})
+rows = maria.table("parent_activities").insert([{**base, "changes": {"note": 1}}, base], default_to_null=False).execute().data
+assert [row["changes"] for row in rows] == [{"note": 1}, {}], rows
+checked.append("missing=default")
+
+# count="planned" is the planner's estimate: a number, whatever the rows.
+planned = sofia.table("schools").select("id", count="planned").limit(1).execute()
+assert isinstance(planned.count, int) and planned.count >= 0, planned.count
+checked.append("planned count")
 
 print(json.dumps({"checked": checked}))

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import CompassREST
+@testable import CompassTokens
+
+/// PostgREST's words for refused tokens, logic trees and orders, and the `Content-Location`
+/// it names a read with.
+@Suite("REST wording of refusals and Content-Location", .serialized)
+struct RESTWordingTests {
+    /// A token of `header` and `claims` JSON, signed with the harness's secret (or `secret`).
+    static func token(header: String = #"{"alg":"HS256","typ":"JWT"}"#, claims: String, secret: String = RESTHarness.secret) -> String {
+        HS256Text.token(header: header, claimsJSON: claims, secret: secret)
+    }
+
+    @Test func refusedTokensInPostgRESTsWords() async throws {
+        try await RESTHarness.with { rest in
+            let past = Int(Date().timeIntervalSince1970) - 3600
+            let cases: [(token: String, code: String, message: String, details: String?)] = [
+                (Self.token(claims: #"{"role":"anon"}"#, secret: "another secret entirely, 32 bytes+"), "PGRST301",
+                 "No suitable key or wrong key type", "None of the keys was able to decode the JWT"),
+                (Self.token(header: #"{"alg":"none","typ":"JWT"}"#, claims: "{}"), "PGRST301",
+                 "Wrong or unsupported encoding algorithm", "JWT is unsecured but expected 'alg' was not 'none'"),
+                ("quifquirndsjagnrgniur.fonvoienqhhdj.iuqvnvhojah", "PGRST301", "JWT cryptographic operation failed", nil),
+                // Expired and without a role: the expiry is what is said.
+                (Self.token(claims: #"{"exp":\#(past)}"#), "PGRST303", "JWT expired", nil),
+            ]
+            for (token, code, message, details) in cases {
+                let reply = try await rest.request(.get, "schools", token: token)
+                #expect(reply.isError(code, status: 401), "\(message)")
+                #expect(reply.object["message"] as? String == message)
+                #expect(reply.object["details"] as? String == details)
+            }
+        }
+    }
+
+    @Test func logicTreesAndOrdersParseAsPostgREST() throws {
+        // Text after the closing parenthesis is left, as PostgREST's parser leaves it.
+        let trailing = try QueryParameters(query: "and=(id.eq.1,id.neq.2))")
+        #expect(trailing.logic.count == 1)
+        #expect(throws: RESTError.parse(
+            "logic tree", input: "()", column: 4,
+            details: "unexpected \")\" expecting field name (* or [a..z0..9_$]), negation operator (not) or logic operator (and, or)")
+        ) { try QueryParameters(query: "or=()") }
+        #expect(throws: RESTError.parse(
+            "order", input: "id.asc.nullslasttt", column: 17, details: "unexpected 't' expecting \",\" or end of input")
+        ) { try QueryParameters(query: "order=id.asc.nullslasttt") }
+    }
+
+    @Test func readsNameTheirRepresentationInContentLocation() async throws {
+        try await RESTHarness.with { rest in
+            let reply = try await rest.request(.get, "schools?select=id&name=eq.A b&id=not.is.null", token: rest.serviceToken)
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Location") == "/schools?id=not.is.null&name=eq.A%20b&select=id")
+            let bare = try await rest.request(.get, "schools", token: rest.serviceToken)
+            #expect(bare.header("Content-Location") == "/schools")
+        }
+    }
+}
