@@ -96,6 +96,7 @@ struct RESTClientTests {
                 timeout: .seconds(180))
             #expect(shaped.code == 0, "python client failed: \(shaped.error.suffix(3000))")
             #expect(shaped.output.split(separator: "\n").last?.contains("max-affected") == true)
+            try await Self.checkComputed(harness: harness, python: python, tokens: tokens)
         }
     }
 

@@ -82,13 +82,18 @@ struct ReadPlanner {
         try update(&node, path: path[...], change)
     }
 
-    /// The field with its column's type, or 400 `42703`, as Postgres reports a column that does not exist.
+    /// The field with its column's type (or the computed field it names), or 400 `42703`, as
+    /// Postgres reports a column that does not exist.
     static func resolve(_ field: FieldReference, in table: TableInfo) throws(RESTError) -> FieldReference {
-        guard let column = table.column(field.name) else {
+        var resolved = field
+        if let column = table.column(field.name) {
+            resolved.columnType = column.type
+        } else if let computed = table.computedFields[field.name] {
+            resolved.columnType = computed.type
+            resolved.computed = computed
+        } else {
             throw .undefinedColumn(field.name, table: table.name)
         }
-        var resolved = field
-        resolved.columnType = column.type
         return resolved
     }
 

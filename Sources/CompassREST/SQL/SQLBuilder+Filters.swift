@@ -6,10 +6,10 @@ extension SQLBuilder {
     /// a column that is not json or jsonb (an array, a composite) reads `to_jsonb` of it, as PostgREST.
     mutating func append(field: FieldReference, of alias: String) {
         if field.jsonPath.isEmpty || field.isJSON {
-            append(column: field.name, of: alias)
+            append(value: field, of: alias)
         } else {
             append("to_jsonb(")
-            append(column: field.name, of: alias)
+            append(value: field, of: alias)
             append(")")
         }
         for step in field.jsonPath {
@@ -18,6 +18,24 @@ extension SQLBuilder {
             bind(step.key)
             append(step.isIndex ? "::int)" : "::text)")
         }
+    }
+
+    /// `"alias"."column"`, or for a computed field its function of the row:
+    /// `"schema"."fn"(ROW("alias".*)::"schema"."table")`. The cast names the row's type even where
+    /// the row comes from a CTE (a write's or a call's rows), and picks the overload for that table.
+    private mutating func append(value field: FieldReference, of alias: String) {
+        guard let computed = field.computed else { return append(column: field.name, of: alias) }
+        append(computed, of: alias)
+    }
+
+    /// `"schema"."fn"(ROW("alias".*)::"schema"."table")`: a computed field's or relationship's call on a row.
+    mutating func append(_ computed: ComputedField, of alias: String) {
+        append(qualifiedName: computed.function, in: computed.schema)
+        append("(ROW(")
+        append(identifier: alias)
+        append(".*)::")
+        append(qualifiedName: computed.table, in: computed.schema)
+        append(")")
     }
 
     /// Every condition ANDed, each in parentheses.

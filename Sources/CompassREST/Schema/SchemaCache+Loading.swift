@@ -11,8 +11,10 @@ extension SchemaCache {
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
             let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
+            let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
             return SchemaCache(
-                schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns)
+                schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
+                computed: computed)
         }
     }
 
@@ -24,7 +26,7 @@ extension SchemaCache {
 
     init(
         schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction],
-        viewColumns: [CatalogViewColumn] = []
+        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = []
     ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
@@ -57,6 +59,7 @@ extension SchemaCache {
         for (table, junctions) in Self.manyToMany(tables: tables, relationships: relationships) {
             relationships[table, default: []].append(contentsOf: junctions)
         }
+        Self.addComputed(computed, schema: schema, tables: &tables, relationships: &relationships)
         var byName: [String: [FunctionInfo]] = [:]
         for function in functions {
             let inputs = function.arguments

@@ -112,4 +112,21 @@ extension SchemaCache {
            AND p.prorettype <> 'pg_catalog.trigger'::regtype
         """
     }
+
+    /// Functions of one table's row (one parameter, of the row type of a table or view of the
+    /// schema): computed fields, and when they return rows of such a table, computed relationships.
+    static func computedQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'function', p.proname, 'table', arg.relname, 'type', format_type(p.prorettype, NULL),
+                 'returnTable', ret.relname, 'returnsSet', p.proretset, 'singleRow', NOT p.proretset OR p.prorows = 1)
+               ORDER BY p.proname, arg.relname), '[]')::text
+          FROM pg_catalog.pg_proc AS p
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+          JOIN pg_catalog.pg_class AS arg ON arg.reltype = p.proargtypes[0] AND arg.relnamespace = n.oid
+          LEFT JOIN pg_catalog.pg_class AS ret ON ret.reltype = p.prorettype AND ret.relnamespace = n.oid
+               AND ret.relkind IN ('r', 'v', 'm', 'f', 'p')
+         WHERE n.nspname = \(schema) AND p.prokind = 'f' AND p.pronargs = 1 AND arg.relkind IN ('r', 'v', 'm', 'f', 'p')
+        """
+    }
 }

@@ -47,6 +47,8 @@ public struct TableInfo: Sendable, Hashable {
     public var primaryKey: [String]
     /// Each unique constraint's (and the primary key's) column sets.
     public var uniqueKeys: [[String]]
+    /// Functions of its row that `select=`, filters and `order=` use like columns, by name.
+    public var computedFields: [String: ComputedField] = [:]
 
     /// Makes a table description.
     public init(name: String, isView: Bool, columns: [ColumnInfo], primaryKey: [String], uniqueKeys: [[String]]) {
@@ -61,6 +63,20 @@ public struct TableInfo: Sendable, Hashable {
     public func column(_ name: String) -> ColumnInfo? {
         columns.first { $0.name == name }
     }
+}
+
+/// A computed field, as PostgREST serves them: a function of the exposed schema whose one
+/// parameter is a table's row type (`always_true(items)`), read like a column of that table.
+public struct ComputedField: Sendable, Hashable {
+    /// The exposed schema, which holds both the function and the table.
+    public var schema: String
+    /// The function's name, which is the field's name.
+    public var function: String
+    /// The table (or view) whose row it takes: the argument is cast to that type, so overloads
+    /// for other tables are never picked.
+    public var table: String
+    /// What it returns, as `format_type` prints it (it decides JSON paths and full-text search).
+    public var type: String
 }
 
 /// One column: name, type as `format_type` spells it, and whether it has a default.
@@ -100,6 +116,9 @@ public struct Relationship: Sendable, Hashable {
     public var holdsForeignKey: Bool
     /// For many-to-many: the table whose rows pair the two.
     public var junction: Junction?
+    /// For a computed relationship: the function of ``table``'s row that returns the rows of
+    /// ``foreignTable`` (no columns; an embed names it by the function's name).
+    public var function: ComputedField?
 
     /// Whether the embed returns one object (else an array).
     public var isToOne: Bool { cardinality != .oneToMany && cardinality != .manyToMany }
@@ -109,6 +128,7 @@ public struct Relationship: Sendable, Hashable {
     public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
         lhs.table == rhs.table && lhs.foreignTable == rhs.foreignTable && lhs.constraint == rhs.constraint
             && lhs.cardinality == rhs.cardinality && lhs.columns.elementsEqual(rhs.columns, by: ==) && lhs.junction == rhs.junction
+            && lhs.function == rhs.function
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -116,6 +136,7 @@ public struct Relationship: Sendable, Hashable {
         hasher.combine(foreignTable)
         hasher.combine(constraint)
         hasher.combine(cardinality)
+        hasher.combine(function?.function)
     }
 }
 

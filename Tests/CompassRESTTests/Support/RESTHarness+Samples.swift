@@ -60,14 +60,12 @@ extension RESTHarness {
 
     /// Creates `public.rest_samples` and reloads the schema cache so that it is served.
     func addSamples() async throws {
-        let connection = try await database.connect()
-        do {
-            try await connection.executeScript(unsafeSQL: Self.samplesSQL)
-            await connection.close()
-        } catch {
-            await connection.close()
-            throw error
-        }
+        try await addFixtures(Self.samplesSQL)
+    }
+
+    /// Runs a fixture script as the superuser, then reloads the schema cache so that what it made is served.
+    func addFixtures(_ script: String) async throws {
+        try await database.run(script: script)
         _ = try await api.store.reload()
     }
 
