@@ -44,12 +44,14 @@ struct ReadPlanner {
             switch item {
             case .column(let column):
                 if column.isStar {
-                    plan.columns.append(PlannedColumn(field: column.field, key: nil, cast: nil))
+                    plan.columns += Self.star(of: table)
                     continue
                 }
+                let field = try Self.resolve(column.field, in: table)
                 plan.columns.append(PlannedColumn(
-                    field: try Self.resolve(column.field, in: table), key: column.alias ?? column.field.defaultAlias,
-                    cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }))
+                    field: field, key: column.alias ?? column.field.defaultAlias,
+                    cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) },
+                    format: field.jsonPath.isEmpty ? table.column(field.name)?.representations.toJSON : nil))
             case .embed(let embed):
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
                 let child = try cache.table(named: relationship.foreignTable)
@@ -82,12 +84,26 @@ struct ReadPlanner {
         try update(&node, path: path[...], change)
     }
 
+    /// `*`: as it is, or column by column when a column is shown through its data representation.
+    private static func star(of table: TableInfo) -> [PlannedColumn] {
+        let star = FieldReference(name: "*")
+        guard table.columns.contains(where: { $0.representations.toJSON != nil }) else {
+            return [PlannedColumn(field: star, key: nil, cast: nil)]
+        }
+        return table.columns.map { column in
+            PlannedColumn(
+                field: FieldReference(name: column.name, columnType: column.type), key: column.name, cast: nil,
+                format: column.representations.toJSON)
+        }
+    }
+
     /// The field with its column's type (or the computed field it names), or 400 `42703`, as
     /// Postgres reports a column that does not exist.
     static func resolve(_ field: FieldReference, in table: TableInfo) throws(RESTError) -> FieldReference {
         var resolved = field
         if let column = table.column(field.name) {
             resolved.columnType = column.type
+            if field.jsonPath.isEmpty { resolved.parser = column.representations.fromText }
         } else if let computed = table.computedFields[field.name] {
             resolved.columnType = computed.type
             resolved.computed = computed

@@ -32,12 +32,12 @@ enum ReadQueryBuilder {
             if let cast = column.cast {
                 // The cast wraps the whole path: `->>key::int` casts the value, not the key.
                 sql.append("CAST(")
-                sql.append(field: column.field, of: plan.alias)
+                sql.append(output: column, of: plan.alias)
                 sql.append(" AS ")
                 sql.append(cast)
                 sql.append(")")
             } else {
-                sql.append(field: column.field, of: plan.alias)
+                sql.append(output: column, of: plan.alias)
             }
             if let key = column.key {
                 sql.append(" AS ")

@@ -38,6 +38,26 @@ extension SQLBuilder {
         append(")")
     }
 
+    /// A selected column as the reply shows it: through its data representation when it has one.
+    mutating func append(output column: PlannedColumn, of alias: String) {
+        guard let format = column.format else { return append(field: column.field, of: alias) }
+        append(format) { sql in sql.append(field: column.field, of: alias) }
+    }
+
+    /// `"schema"."function"(argument)`: a data representation's cast function applied.
+    mutating func append(_ function: CastFunction, argument: (inout SQLBuilder) -> Void) {
+        append(qualifiedName: function.name, in: function.schema)
+        append("(")
+        argument(&self)
+        append(")")
+    }
+
+    /// A value as the next parameter, typed `text` (what a representation's text parser takes).
+    mutating func bindText(_ value: String) {
+        bind(value)
+        append("::text")
+    }
+
     /// Every condition ANDed, each in parentheses.
     mutating func append(conditions: [LogicTree], of alias: String) {
         append(conditions, separator: " AND ") { sql, condition in sql.append(condition: condition, of: alias) }
@@ -76,9 +96,15 @@ extension SQLBuilder {
             append(" ")
             append(comparison.sql)
             append(" ")
-            let operand = comparison == .like || comparison == .ilike ? value.replacingOccurrences(of: "*", with: "%") : value
+            let isPattern = comparison == .like || comparison == .ilike
+            let operand = isPattern ? value.replacingOccurrences(of: "*", with: "%") : value
             switch quantifier {
-            case .none: bind(operand)
+            case .none:
+                if let parser = filter.field.parser, !isPattern {
+                    append(parser) { sql in sql.bindText(operand) }
+                } else {
+                    bind(operand)
+                }
             case .any?:
                 append("ANY(")
                 bind(operand)
@@ -90,7 +116,16 @@ extension SQLBuilder {
             }
         case .in(let values):
             append(" = ANY(")
-            bind(values == [""] ? "{}" : values.postgresArrayText)
+            if let parser = filter.field.parser {
+                // Each value through the domain's text parser.
+                append("SELECT ")
+                append(parser) { sql in sql.append("pgrst_value") }
+                append(" FROM unnest(")
+                bind(values == [""] ? "{}" : values.postgresArrayText)
+                append("::text[]) AS pgrst_value")
+            } else {
+                bind(values == [""] ? "{}" : values.postgresArrayText)
+            }
             append(")")
         case .is(let value):
             append(" IS ")

@@ -12,9 +12,10 @@ extension SchemaCache {
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
             let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
             let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
+            let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
             return SchemaCache(
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
-                computed: computed)
+                computed: computed, casts: casts)
         }
     }
 
@@ -26,13 +27,14 @@ extension SchemaCache {
 
     init(
         schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction],
-        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = []
+        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = [], casts: [CatalogCast] = []
     ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
             tables[column.table, default: TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])]
                 .columns.append(ColumnInfo(name: column.name, type: column.type, isNullable: column.nullable, defaultExpression: column.defaultValue))
         }
+        Self.addRepresentations(casts, to: &tables)
         for key in keys where tables[key.table] != nil {
             if key.primary { tables[key.table]?.primaryKey = key.columns }
             tables[key.table]?.uniqueKeys.append(key.columns)

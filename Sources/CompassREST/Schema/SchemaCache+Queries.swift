@@ -129,4 +129,22 @@ extension SchemaCache {
          WHERE n.nspname = \(schema) AND p.prokind = 'f' AND p.pronargs = 1 AND arg.relkind IN ('r', 'v', 'm', 'f', 'p')
         """
     }
+
+    /// Implicit casts through a function between a domain and json or text, that the loading
+    /// role may execute (PostgREST's data representations).
+    static func representationsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'source', format_type(c.castsource, NULL), 'target', format_type(c.casttarget, NULL),
+                 'schema', pn.nspname, 'function', p.proname)), '[]')::text
+          FROM pg_catalog.pg_cast AS c
+          JOIN pg_catalog.pg_type AS s ON s.oid = c.castsource
+          JOIN pg_catalog.pg_type AS t ON t.oid = c.casttarget
+          JOIN pg_catalog.pg_proc AS p ON p.oid = c.castfunc
+          JOIN pg_catalog.pg_namespace AS pn ON pn.oid = p.pronamespace
+         WHERE c.castcontext = 'i' AND c.castmethod = 'f' AND has_function_privilege(c.castfunc, 'execute')
+           AND ((s.typtype = 'd' AND c.casttarget IN ('pg_catalog.json'::regtype, 'pg_catalog.text'::regtype))
+             OR (t.typtype = 'd' AND c.castsource IN ('pg_catalog.json'::regtype, 'pg_catalog.text'::regtype)))
+        """
+    }
 }

@@ -87,6 +87,8 @@ public struct ColumnInfo: Sendable, Hashable {
     public var isNullable: Bool
     /// The default expression, as the catalog prints it.
     public var defaultExpression: String?
+    /// The casts that show, filter and write it, when its type is a domain that has them.
+    public var representations = DataRepresentations()
 
     public init(name: String, type: String, isNullable: Bool, defaultExpression: String?) {
         self.name = name

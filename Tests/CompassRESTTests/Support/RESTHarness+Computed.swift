@@ -1,3 +1,4 @@
+import CompassTestSupport
 import Foundation
 
 /// Games and their makers, with functions of their rows: computed fields (one overloaded for
@@ -21,6 +22,16 @@ extension RESTHarness {
             AS 'SELECT * FROM public.rest_games WHERE price < below';
         CREATE SCHEMA rest_hidden;
         CREATE FUNCTION rest_hidden.rest_secret(public.rest_games) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT ''secret''';
+        """
+
+    /// A domain shown, filtered and written as `#RRGGBB` through its implicit casts (PostgREST's
+    /// data representations), on a table that another references.
+    static let representationsSQL = HexColorDomain.sql(named: "rest_hex") + """
+        CREATE TABLE public.rest_labels (id int PRIMARY KEY, name text, color public.rest_hex);
+        CREATE TABLE public.rest_label_uses (id int PRIMARY KEY, label_id int REFERENCES public.rest_labels (id));
+        GRANT SELECT, INSERT, UPDATE, DELETE ON public.rest_labels, public.rest_label_uses TO anon, authenticated, service_role;
+        INSERT INTO public.rest_labels VALUES (1, 'red', 16711680), (2, 'green', 65280), (3, 'none', NULL);
+        INSERT INTO public.rest_label_uses VALUES (10, 1);
         """
 }
 

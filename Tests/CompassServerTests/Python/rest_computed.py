@@ -1,9 +1,10 @@
 """Drives compass-worker's /rest/v1 with the official supabase client through computed fields
-and computed relationships: functions of a row that select, filter, order and embed.
+and computed relationships (functions of a row that select, filter, order and embed) and data
+representations (a domain shown, filtered and written through its casts).
 
 usage: rest_computed.py URL ANON_KEY TOKENS_JSON
-Run by RESTClientTests after it created public.shouted_name(schools) and
-public.school_coaches(schools); every check is asserted here, the last line is a JSON summary.
+Run by RESTClientTests after it created public.shouted_name(schools),
+public.school_coaches(schools) and public.labels; every check is asserted here, the last line is a JSON summary.
 """
 
 import json
@@ -34,5 +35,12 @@ inner = (
     .execute().data)
 assert inner == [{"name": "UCLA", "school_coaches": [{"first_name": "Dana"}]}], inner
 checked.append("computed relationships")
+
+# A domain with implicit casts to and from json and text is written, shown and filtered through them.
+written = sofia.table("labels").insert({"id": 1, "color": "#00FF00"}).execute().data
+assert written == [{"id": 1, "color": "#00FF00"}], written
+found = sofia.table("labels").select("id, color").eq("color", "00FF00").execute().data
+assert found == [{"id": 1, "color": "#00FF00"}], found
+checked.append("data representations")
 
 print(json.dumps({"checked": checked}))
