@@ -16,6 +16,7 @@ struct ReadPlanner {
     mutating func plan(
         table: TableInfo, parameters: QueryParameters, range: RowRange, rootFilters: Bool = true
     ) throws(RESTError) -> ReadPlan {
+        try checkRelationships(from: table, items: parameters.select)
         var root = try node(table: table, alias: table.name, items: parameters.select, path: [], parameters: parameters)
         root.range = range
         for (path, filter) in parameters.filters where rootFilters || !path.isEmpty {
@@ -34,6 +35,15 @@ struct ReadPlanner {
             }
         }
         return root
+    }
+
+    /// Every embed's relationship, before any column: a request naming both a missing
+    /// relationship and a missing column gets PGRST200, as from PostgREST.
+    private func checkRelationships(from table: TableInfo, items: [SelectItem]) throws(RESTError) {
+        for case .embed(let embed) in items {
+            let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
+            try checkRelationships(from: try cache.table(named: relationship.foreignTable), items: embed.items)
+        }
     }
 
     private mutating func node(

@@ -55,6 +55,9 @@ extension SchemaCache {
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
         }
         let views = ViewSources(schema: schema, tables: tables, columns: viewColumns)
+        for (view, primaryKey) in views.primaryKeys() where tables[view]?.primaryKey.isEmpty == true {
+            tables[view]?.primaryKey = primaryKey
+        }
         for (table, throughViews) in views.relationships(foreignKeys: foreignKeys) {
             relationships[table, default: []].append(contentsOf: throughViews)
         }

@@ -87,6 +87,24 @@ struct ViewSources {
         return result
     }
 
+    /// The primary key each view inherits, as PostgREST infers it: the view's columns that show
+    /// the whole primary key of a table it reads (of each such table, in column order).
+    func primaryKeys() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (relation, views) in representations.sorted(by: { $0.key.name < $1.key.name }) where relation.schema == schema {
+            guard let table = tables[relation.name], !table.isView, !table.primaryKey.isEmpty else { continue }
+            for view in views where table.primaryKey.allSatisfy({ view.columns[$0] != nil }) {
+                result[view.name, default: []] += table.primaryKey.map { view.columns[$0]! }
+            }
+        }
+        for (view, keys) in result {
+            // In the view's column order, each once.
+            let order = tables[view]?.columns.map(\.name) ?? []
+            result[view] = order.filter { keys.contains($0) }
+        }
+        return result
+    }
+
     /// The exposed names that show all of `columns` of `relation`: the table itself (when
     /// exposed) and every view over it that shows them.
     private func names(of relation: Relation, covering columns: [String]) -> [(representation: Representation, isView: Bool)] {
