@@ -57,4 +57,23 @@ struct RESTRepresentationTests {
             #expect(try await rest.count("SELECT count(*)::int FROM public.rest_labels WHERE id = 5") == 0)
         }
     }
+
+    @Test func aDomainOfADomainOfTsvectorIsSearchedAsItIs() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE DOMAIN public.rest_words AS tsvector CHECK (VALUE IS NOT NULL);
+                CREATE DOMAIN public.rest_some_words AS public.rest_words CHECK (length(VALUE) > 0);
+                CREATE TABLE public.rest_texts (id int PRIMARY KEY, words public.rest_some_words);
+                CREATE VIEW public.rest_texts_view AS SELECT id, words FROM public.rest_texts;
+                CREATE FUNCTION public.rest_all_texts() RETURNS SETOF public.rest_texts LANGUAGE sql STABLE AS 'SELECT * FROM public.rest_texts';
+                GRANT SELECT ON public.rest_texts, public.rest_texts_view TO anon;
+                INSERT INTO public.rest_texts VALUES (1, to_tsvector('simple', 'the art of war')), (2, to_tsvector('simple', 'peace'));
+                """)
+            for path in ["rest_texts", "rest_texts_view", "rpc/rest_all_texts"] {
+                let found = try await rest.request(.get, path + "?select=id&words=fts(simple).art")
+                #expect(found.hasJSON(#"[{"id": 1}]"#), "\(path): \(found.body)")
+            }
+        }
+    }
 }

@@ -112,7 +112,8 @@ struct ReadPlanner {
     static func resolve(_ field: FieldReference, in table: TableInfo) throws(RESTError) -> FieldReference {
         var resolved = field
         if let column = table.column(field.name) {
-            resolved.columnType = column.type
+            // A domain acts as its type: a path reads it as JSON, `fts` takes a tsvector as it is.
+            resolved.columnType = column.baseType ?? column.type
             if field.jsonPath.isEmpty { resolved.parser = column.representations.fromText }
         } else if let computed = table.computedFields[field.name] {
             resolved.columnType = computed.type

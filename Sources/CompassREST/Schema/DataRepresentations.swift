@@ -57,3 +57,21 @@ extension SchemaCache {
         }
     }
 }
+
+extension SchemaCache {
+    /// The type under each domain column, through domains of domains (at most 8 levels).
+    static func addBaseTypes(domains: [[String]], to tables: inout [String: TableInfo]) {
+        guard !domains.isEmpty else { return }
+        let bases = Dictionary(domains.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+        for name in tables.keys {
+            for index in tables[name]!.columns.indices {
+                var type = tables[name]!.columns[index].type
+                for _ in 0..<8 {
+                    guard let base = bases[type] else { break }
+                    type = base
+                }
+                if type != tables[name]!.columns[index].type { tables[name]!.columns[index].baseType = type }
+            }
+        }
+    }
+}

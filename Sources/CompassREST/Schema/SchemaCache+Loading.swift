@@ -13,9 +13,10 @@ extension SchemaCache {
             let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
             let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
             let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
+            let domains: [[String]] = try await json(Self.domainsQuery(), on: connection)
             return SchemaCache(
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
-                computed: computed, casts: casts)
+                computed: computed, casts: casts, domains: domains)
         }
     }
 
@@ -27,7 +28,7 @@ extension SchemaCache {
 
     init(
         schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction],
-        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = [], casts: [CatalogCast] = []
+        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = [], casts: [CatalogCast] = [], domains: [[String]] = []
     ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
@@ -35,6 +36,7 @@ extension SchemaCache {
                 .columns.append(ColumnInfo(name: column.name, type: column.type, isNullable: column.nullable, defaultExpression: column.defaultValue))
         }
         Self.addRepresentations(casts, to: &tables)
+        Self.addBaseTypes(domains: domains, to: &tables)
         for key in keys where tables[key.table] != nil {
             if key.primary { tables[key.table]?.primaryKey = key.columns }
             tables[key.table]?.uniqueKeys.append(key.columns)

@@ -147,4 +147,13 @@ extension SchemaCache {
              OR (t.typtype = 'd' AND c.castsource IN ('pg_catalog.json'::regtype, 'pg_catalog.text'::regtype)))
         """
     }
+
+    /// Every domain with the type it is over (`[[domain, base], …]`), to see through domains of domains.
+    static func domainsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_array(format_type(t.oid, NULL), format_type(t.typbasetype, NULL))), '[]')::text
+          FROM pg_catalog.pg_type AS t
+         WHERE t.typtype = 'd'
+        """
+    }
 }

@@ -89,6 +89,8 @@ public struct ColumnInfo: Sendable, Hashable {
     public var defaultExpression: String?
     /// The casts that show, filter and write it, when its type is a domain that has them.
     public var representations = DataRepresentations()
+    /// For a domain, the type it is over in the end (`tsvector` for a domain of a domain of it).
+    public var baseType: String?
 
     public init(name: String, type: String, isNullable: Bool, defaultExpression: String?) {
         self.name = name
