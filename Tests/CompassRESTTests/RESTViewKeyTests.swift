@@ -35,6 +35,24 @@ struct RESTViewKeyTests {
         }
     }
 
+    @Test func aViewJoiningTwoTablesHasBothKeysWhateverItsWriteRulesReturn() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_owners (id int PRIMARY KEY);
+                CREATE TABLE public.rest_pets (id int PRIMARY KEY, owner_id int REFERENCES public.rest_owners (id));
+                CREATE VIEW public.rest_pet_owners AS
+                    SELECT p.id, o.id AS owner_id FROM public.rest_pets AS p LEFT JOIN public.rest_owners AS o ON o.id = p.owner_id;
+                CREATE RULE rest_pet_owners_insert AS ON INSERT TO public.rest_pet_owners DO INSTEAD
+                    INSERT INTO public.rest_pets (id, owner_id) VALUES (new.id, new.owner_id) RETURNING id, owner_id;
+                GRANT SELECT, INSERT ON public.rest_owners, public.rest_pets, public.rest_pet_owners TO anon, authenticated, service_role;
+                """)
+            let created = try await rest.request(.post, "rest_pet_owners", headers: ["Prefer": "return=headers-only"], body: #"{"id": 1}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/rest_pet_owners?id=eq.1&owner_id=is.null")
+        }
+    }
+
     @Test func aMissingRelationshipIsReportedBeforeAMissingColumn() async throws {
         try await RESTHarness.with { rest in
             try await rest.addFixtures(RESTHarness.computedSQL)

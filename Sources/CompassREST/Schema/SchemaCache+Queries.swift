@@ -57,7 +57,8 @@ extension SchemaCache {
     }
 
     /// The columns of the exposed views that show a table's column as it is: the top-level
-    /// target entries of each view's rewrite rule that record their origin (`resorigtbl`).
+    /// target entries of each view's select rule (`_RETURN`, not the rules a view may add for
+    /// writes) that record their origin (`resorigtbl`).
     static func viewColumnsQuery(_ schema: String) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
@@ -65,7 +66,7 @@ extension SchemaCache {
                  'sourceColumn', a.attname)), '[]')::text
           FROM pg_catalog.pg_class AS v
           JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
-          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid
+          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid AND r.rulename = '_RETURN'
          CROSS JOIN LATERAL regexp_matches(
                  r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') AS m
           JOIN pg_catalog.pg_class AS s ON s.oid = m[2]::oid
