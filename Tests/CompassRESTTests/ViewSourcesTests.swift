@@ -48,4 +48,25 @@ struct ViewSourcesTests {
         ])
         #expect(views.relationships(foreignKeys: [Self.foreignKey]).isEmpty)
     }
+
+    @Test func eachNameAViewShowsAKeyColumnUnderIsARelationshipOfItsOwn() {
+        var tables = Self.tables
+        tables["school_pairs"] = Self.table("school_pairs", ["first", "second"], isView: true)
+        let views = ViewSources(schema: "public", tables: tables, columns: [
+            Self.column("school_pairs", "first", from: "interactions", "school_id"),
+            Self.column("school_pairs", "second", from: "interactions", "school_id"),
+        ])
+        let found = views.relationships(foreignKeys: [Self.foreignKey])
+        #expect(found["school_pairs"]?.map { $0.columns.map { [$0.0, $0.1] } }.sorted { $0[0][0] < $1[0][0] } == [[["first", "id"]], [["second", "id"]]])
+    }
+
+    @Test func aViewShowingATablesWholeKeyInheritsIt() {
+        var tables = Self.tables
+        tables["school_ids"] = Self.table("school_ids", ["name", "school"], isView: true)
+        let views = ViewSources(schema: "public", tables: tables, columns: [
+            Self.column("school_ids", "school", from: "schools", "id"), Self.column("school_ids", "name", from: "schools", "name"),
+            Self.column("renamed", "name", from: "schools", "name"),
+        ])
+        #expect(views.primaryKeys() == ["school_ids": ["school"]])
+    }
 }

@@ -97,6 +97,7 @@ struct RESTClientTests {
             #expect(shaped.code == 0, "python client failed: \(shaped.error.suffix(3000))")
             let summary = shaped.output.split(separator: "\n").last ?? ""
             for check in ["max-affected", "missing=default", "planned count"] { #expect(summary.contains(check), "\(check)") }
+            try await Self.checkComputed(harness: harness, python: python, tokens: tokens)
         }
     }
 

@@ -83,6 +83,14 @@ public struct TestDatabase: Sendable {
         return try result.get()
     }
 
+    /// Runs a fixture script (several statements) as the superuser on a connection of its own.
+    public func run(script: String) async throws {
+        let connection = try await connect()
+        let result = await Result { try await connection.executeScript(unsafeSQL: script) }
+        await connection.close()
+        _ = try result.get()
+    }
+
     /// Drops the database, ending any session still connected to it.
     public func drop() async throws {
         let server = try await TestCluster.shared.serverConfiguration()

@@ -17,6 +17,10 @@ public struct FieldReference: Sendable, Hashable {
     /// The column's type as the catalog prints it, once the planner has found the column
     /// (nil while only parsed): it decides how a JSON path and a full-text search apply.
     var columnType: String?
+    /// Set by the planner when the name is a computed field of the table, not a column.
+    var computed: ComputedField?
+    /// Set by the planner when the column's domain reads a filter's text through a cast (`text -> domain`).
+    var parser: CastFunction?
 
     /// Whether the column holds json or jsonb (a path on anything else reads `to_jsonb` of it).
     var isJSON: Bool { columnType == "json" || columnType == "jsonb" }

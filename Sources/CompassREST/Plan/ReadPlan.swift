@@ -29,6 +29,8 @@ struct PlannedColumn: Sendable {
     var key: String?
     /// A checked cast (see ``CastType``).
     var cast: StaticString?
+    /// The column's `domain -> json` data representation, applied before any cast.
+    var format: CastFunction?
 
     var isStar: Bool { field.name == "*" && key == nil }
 }

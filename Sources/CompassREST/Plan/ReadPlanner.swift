@@ -16,6 +16,7 @@ struct ReadPlanner {
     mutating func plan(
         table: TableInfo, parameters: QueryParameters, range: RowRange, rootFilters: Bool = true
     ) throws(RESTError) -> ReadPlan {
+        try checkRelationships(from: table, items: parameters.select)
         var root = try node(table: table, alias: table.name, items: parameters.select, path: [], parameters: parameters)
         root.range = range
         for (path, filter) in parameters.filters where rootFilters || !path.isEmpty {
@@ -36,6 +37,15 @@ struct ReadPlanner {
         return root
     }
 
+    /// Every embed's relationship, before any column: a request naming both a missing
+    /// relationship and a missing column gets PGRST200, as from PostgREST.
+    private func checkRelationships(from table: TableInfo, items: [SelectItem]) throws(RESTError) {
+        for case .embed(let embed) in items {
+            let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
+            try checkRelationships(from: try cache.table(named: relationship.foreignTable), items: embed.items)
+        }
+    }
+
     private mutating func node(
         table: TableInfo, alias: String, items: [SelectItem], path: [String], parameters: QueryParameters
     ) throws(RESTError) -> ReadPlan {
@@ -44,12 +54,14 @@ struct ReadPlanner {
             switch item {
             case .column(let column):
                 if column.isStar {
-                    plan.columns.append(PlannedColumn(field: column.field, key: nil, cast: nil))
+                    plan.columns += Self.star(of: table)
                     continue
                 }
+                let field = try Self.resolve(column.field, in: table)
                 plan.columns.append(PlannedColumn(
-                    field: try Self.resolve(column.field, in: table), key: column.alias ?? column.field.defaultAlias,
-                    cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }))
+                    field: field, key: column.alias ?? column.field.defaultAlias,
+                    cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) },
+                    format: field.jsonPath.isEmpty ? table.column(field.name)?.representations.toJSON : nil))
             case .embed(let embed):
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
                 let child = try cache.table(named: relationship.foreignTable)
@@ -82,13 +94,33 @@ struct ReadPlanner {
         try update(&node, path: path[...], change)
     }
 
-    /// The field with its column's type, or 400 `42703`, as Postgres reports a column that does not exist.
+    /// `*`: as it is, or column by column when a column is shown through its data representation.
+    private static func star(of table: TableInfo) -> [PlannedColumn] {
+        let star = FieldReference(name: "*")
+        guard table.columns.contains(where: { $0.representations.toJSON != nil }) else {
+            return [PlannedColumn(field: star, key: nil, cast: nil)]
+        }
+        return table.columns.map { column in
+            PlannedColumn(
+                field: FieldReference(name: column.name, columnType: column.type), key: column.name, cast: nil,
+                format: column.representations.toJSON)
+        }
+    }
+
+    /// The field with its column's type (or the computed field it names), or 400 `42703`, as
+    /// Postgres reports a column that does not exist.
     static func resolve(_ field: FieldReference, in table: TableInfo) throws(RESTError) -> FieldReference {
-        guard let column = table.column(field.name) else {
+        var resolved = field
+        if let column = table.column(field.name) {
+            // A domain acts as its type: a path reads it as JSON, `fts` takes a tsvector as it is.
+            resolved.columnType = column.baseType ?? column.type
+            if field.jsonPath.isEmpty { resolved.parser = column.representations.fromText }
+        } else if let computed = table.computedFields[field.name] {
+            resolved.columnType = computed.type
+            resolved.computed = computed
+        } else {
             throw .undefinedColumn(field.name, table: table.name)
         }
-        var resolved = field
-        resolved.columnType = column.type
         return resolved
     }
 

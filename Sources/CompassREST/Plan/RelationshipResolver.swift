@@ -3,7 +3,7 @@
 ///
 /// Without a hint the target may be the related table, a constraint name or a single
 /// foreign-key column of the origin; with a hint the target is the table and the hint a
-/// constraint or a column on either side.
+/// constraint or a column on either side. A computed relationship is named by its function.
 struct RelationshipResolver {
     let cache: SchemaCache
 
@@ -16,6 +16,8 @@ struct RelationshipResolver {
     }
 
     private func fits(_ relationship: Relationship, target: String, hint: String?) -> Bool {
+        // A computed relationship is named by its function alone, whatever the hint.
+        if let function = relationship.function { return target == function.function }
         let originColumn = relationship.columns.count == 1 ? relationship.columns[0].0 : nil
         let foreignColumn = relationship.columns.count == 1 ? relationship.columns[0].1 : nil
         if relationship.isSelf {

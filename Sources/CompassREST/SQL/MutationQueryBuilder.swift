@@ -28,10 +28,7 @@ enum MutationQueryBuilder {
                 sql.append(" (")
                 sql.append(columns, separator: ", ") { sql, column in sql.append(identifier: column.name) }
                 sql.append(") SELECT ")
-                sql.append(columns, separator: ", ") { sql, column in
-                    sql.append("pgrst_body.")
-                    sql.append(identifier: column.name)
-                }
+                sql.append(columns, separator: ", ") { sql, column in sql.append(bodyValue: column) }
                 sql.append(" FROM ")
                 if plan.isSingleUpsert {
                     // PUT: the body's first row, and only if it has the primary key the URL names.
@@ -69,7 +66,11 @@ enum MutationQueryBuilder {
                 appendTable("SELECT * FROM ", " WHERE false")
             } else {
                 appendTable("UPDATE ", " SET ")
-                appendAssignments(columns, from: "pgrst_body.", to: &sql)
+                sql.append(columns, separator: ", ") { sql, column in
+                    sql.append(identifier: column.name)
+                    sql.append(" = ")
+                    sql.append(bodyValue: column)
+                }
                 sql.append(" FROM (SELECT * FROM ")
                 sql.append(bodyRows(plan.body, columns: columns, applyDefaults: applyDefaults))
                 sql.append(" LIMIT 1) AS pgrst_body")
@@ -157,24 +158,33 @@ enum MutationQueryBuilder {
             }
         }
         sql.append(" AS pgrst_body(")
-        sql.append(columnDefinitions: columns)
+        // A column with a `json -> domain` representation is read as json, then through its cast.
+        sql.append(columnDefinitions: columns.map { column in
+            var read = column
+            if column.representations.fromJSON != nil { read.type = "json" }
+            return read
+        })
         sql.append(")")
         return sql
-    }
-
-    /// `"a" = <source>"a", …` for `SET`: the new value of each column from the body or `EXCLUDED`.
-    private static func appendAssignments(_ columns: [ColumnInfo], from source: StaticString, to sql: inout SQLBuilder) {
-        sql.append(columns, separator: ", ") { sql, column in
-            sql.append(identifier: column.name)
-            sql.append(" = ")
-            sql.append(source)
-            sql.append(identifier: column.name)
-        }
     }
 
     private static func appendConditions(_ plan: MutationPlan, to sql: inout SQLBuilder) {
         guard !plan.conditions.isEmpty else { return }
         sql.append(" WHERE ")
         sql.append(conditions: plan.conditions, of: plan.table.name)
+    }
+}
+
+extension SQLBuilder {
+    /// `pgrst_body."a"`: a column's value in the body, through its `json -> domain` representation when it has one.
+    mutating func append(bodyValue column: ColumnInfo) {
+        guard let parser = column.representations.fromJSON else {
+            append("pgrst_body.")
+            return append(identifier: column.name)
+        }
+        append(parser) { sql in
+            sql.append("pgrst_body.")
+            sql.append(identifier: column.name)
+        }
     }
 }

@@ -32,12 +32,12 @@ enum ReadQueryBuilder {
             if let cast = column.cast {
                 // The cast wraps the whole path: `->>key::int` casts the value, not the key.
                 sql.append("CAST(")
-                sql.append(field: column.field, of: plan.alias)
+                sql.append(output: column, of: plan.alias)
                 sql.append(" AS ")
                 sql.append(cast)
                 sql.append(")")
             } else {
-                sql.append(field: column.field, of: plan.alias)
+                sql.append(output: column, of: plan.alias)
             }
             if let key = column.key {
                 sql.append(" AS ")
@@ -50,9 +50,10 @@ enum ReadQueryBuilder {
         }
         if outputs == 0 { sql.append("NULL") }
         sql.append(" FROM ")
-        switch source {
-        case .table: sql.append(qualifiedName: plan.table.name, in: schema)
-        case .pgrstSource: sql.append("pgrst_source")
+        switch (source, parent?.relationship.function) {
+        case (.table, let function?): sql.append(function, of: parent!.alias)
+        case (.table, nil): sql.append(qualifiedName: plan.table.name, in: schema)
+        case (.pgrstSource, _): sql.append("pgrst_source")
         }
         sql.append(" AS ")
         sql.append(identifier: plan.alias)
@@ -63,7 +64,7 @@ enum ReadQueryBuilder {
             sql.append(join(embed, schema: schema, parentAlias: plan.alias))
         }
         var conditions: [SQLBuilder] = []
-        if let parent {
+        if let parent, parent.relationship.function == nil {
             conditions.append(parentLink(parent.relationship, alias: plan.alias, parentAlias: parent.alias))
         }
         if !plan.conditions.isEmpty {

@@ -6,10 +6,10 @@ extension SQLBuilder {
     /// a column that is not json or jsonb (an array, a composite) reads `to_jsonb` of it, as PostgREST.
     mutating func append(field: FieldReference, of alias: String) {
         if field.jsonPath.isEmpty || field.isJSON {
-            append(column: field.name, of: alias)
+            append(value: field, of: alias)
         } else {
             append("to_jsonb(")
-            append(column: field.name, of: alias)
+            append(value: field, of: alias)
             append(")")
         }
         for step in field.jsonPath {
@@ -18,6 +18,44 @@ extension SQLBuilder {
             bind(step.key)
             append(step.isIndex ? "::int)" : "::text)")
         }
+    }
+
+    /// `"alias"."column"`, or for a computed field its function of the row:
+    /// `"schema"."fn"(ROW("alias".*)::"schema"."table")`. The cast names the row's type even where
+    /// the row comes from a CTE (a write's or a call's rows), and picks the overload for that table.
+    private mutating func append(value field: FieldReference, of alias: String) {
+        guard let computed = field.computed else { return append(column: field.name, of: alias) }
+        append(computed, of: alias)
+    }
+
+    /// `"schema"."fn"(ROW("alias".*)::"schema"."table")`: a computed field's or relationship's call on a row.
+    mutating func append(_ computed: ComputedField, of alias: String) {
+        append(qualifiedName: computed.function, in: computed.schema)
+        append("(ROW(")
+        append(identifier: alias)
+        append(".*)::")
+        append(qualifiedName: computed.table, in: computed.schema)
+        append(")")
+    }
+
+    /// A selected column as the reply shows it: through its data representation when it has one.
+    mutating func append(output column: PlannedColumn, of alias: String) {
+        guard let format = column.format else { return append(field: column.field, of: alias) }
+        append(format) { sql in sql.append(field: column.field, of: alias) }
+    }
+
+    /// `"schema"."function"(argument)`: a data representation's cast function applied.
+    mutating func append(_ function: CastFunction, argument: (inout SQLBuilder) -> Void) {
+        append(qualifiedName: function.name, in: function.schema)
+        append("(")
+        argument(&self)
+        append(")")
+    }
+
+    /// A value as the next parameter, typed `text` (what a representation's text parser takes).
+    mutating func bindText(_ value: String) {
+        bind(value)
+        append("::text")
     }
 
     /// Every condition ANDed, each in parentheses.
@@ -58,9 +96,15 @@ extension SQLBuilder {
             append(" ")
             append(comparison.sql)
             append(" ")
-            let operand = comparison == .like || comparison == .ilike ? value.replacingOccurrences(of: "*", with: "%") : value
+            let isPattern = comparison == .like || comparison == .ilike
+            let operand = isPattern ? value.replacingOccurrences(of: "*", with: "%") : value
             switch quantifier {
-            case .none: bind(operand)
+            case .none:
+                if let parser = filter.field.parser, !isPattern {
+                    append(parser) { sql in sql.bindText(operand) }
+                } else {
+                    bind(operand)
+                }
             case .any?:
                 append("ANY(")
                 bind(operand)
@@ -72,7 +116,16 @@ extension SQLBuilder {
             }
         case .in(let values):
             append(" = ANY(")
-            bind(values == [""] ? "{}" : values.postgresArrayText)
+            if let parser = filter.field.parser {
+                // Each value through the domain's text parser.
+                append("SELECT ")
+                append(parser) { sql in sql.append("pgrst_value") }
+                append(" FROM unnest(")
+                bind(values == [""] ? "{}" : values.postgresArrayText)
+                append("::text[]) AS pgrst_value")
+            } else {
+                bind(values == [""] ? "{}" : values.postgresArrayText)
+            }
             append(")")
         case .is(let value):
             append(" IS ")

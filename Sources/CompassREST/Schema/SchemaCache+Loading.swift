@@ -11,8 +11,12 @@ extension SchemaCache {
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
             let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
+            let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
+            let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
+            let domains: [[String]] = try await json(Self.domainsQuery(), on: connection)
             return SchemaCache(
-                schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns)
+                schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
+                computed: computed, casts: casts, domains: domains)
         }
     }
 
@@ -24,13 +28,15 @@ extension SchemaCache {
 
     init(
         schema: String, columns: [CatalogColumn], keys: [CatalogKey], foreignKeys: [CatalogForeignKey], functions: [CatalogFunction],
-        viewColumns: [CatalogViewColumn] = []
+        viewColumns: [CatalogViewColumn] = [], computed: [CatalogComputed] = [], casts: [CatalogCast] = [], domains: [[String]] = []
     ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
             tables[column.table, default: TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])]
                 .columns.append(ColumnInfo(name: column.name, type: column.type, isNullable: column.nullable, defaultExpression: column.defaultValue))
         }
+        Self.addRepresentations(casts, to: &tables)
+        Self.addBaseTypes(domains: domains, to: &tables)
         for key in keys where tables[key.table] != nil {
             if key.primary { tables[key.table]?.primaryKey = key.columns }
             tables[key.table]?.uniqueKeys.append(key.columns)
@@ -51,12 +57,16 @@ extension SchemaCache {
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
         }
         let views = ViewSources(schema: schema, tables: tables, columns: viewColumns)
+        for (view, primaryKey) in views.primaryKeys() where tables[view]?.primaryKey.isEmpty == true {
+            tables[view]?.primaryKey = primaryKey
+        }
         for (table, throughViews) in views.relationships(foreignKeys: foreignKeys) {
             relationships[table, default: []].append(contentsOf: throughViews)
         }
         for (table, junctions) in Self.manyToMany(tables: tables, relationships: relationships) {
             relationships[table, default: []].append(contentsOf: junctions)
         }
+        Self.addComputed(computed, schema: schema, tables: &tables, relationships: &relationships)
         var byName: [String: [FunctionInfo]] = [:]
         for function in functions {
             let inputs = function.arguments

@@ -63,7 +63,8 @@ extension SchemaCache {
     }
 
     /// The columns of the exposed views that show a table's column as it is: the top-level
-    /// target entries of each view's rewrite rule that record their origin (`resorigtbl`).
+    /// target entries of each view's select rule (`_RETURN`, not the rules a view may add for
+    /// writes) that record their origin (`resorigtbl`).
     static func viewColumnsQuery(_ schema: String) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
@@ -71,7 +72,7 @@ extension SchemaCache {
                  'sourceColumn', a.attname)), '[]')::text
           FROM pg_catalog.pg_class AS v
           JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
-          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid
+          JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid AND r.rulename = '_RETURN'
          CROSS JOIN LATERAL regexp_matches(
                  r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') AS m
           JOIN pg_catalog.pg_class AS s ON s.oid = m[2]::oid
@@ -118,6 +119,50 @@ extension SchemaCache {
           JOIN pg_catalog.pg_type AS t ON t.oid = p.prorettype
          WHERE n.nspname = \(schema) AND p.prokind = 'f'
            AND p.prorettype <> 'pg_catalog.trigger'::regtype
+        """
+    }
+
+    /// Functions of one table's row (one parameter, of the row type of a table or view of the
+    /// schema): computed fields, and when they return rows of such a table, computed relationships.
+    static func computedQuery(_ schema: String) -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'function', p.proname, 'table', arg.relname, 'type', format_type(p.prorettype, NULL),
+                 'returnTable', ret.relname, 'returnsSet', p.proretset, 'singleRow', NOT p.proretset OR p.prorows = 1)
+               ORDER BY p.proname, arg.relname), '[]')::text
+          FROM pg_catalog.pg_proc AS p
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+          JOIN pg_catalog.pg_class AS arg ON arg.reltype = p.proargtypes[0] AND arg.relnamespace = n.oid
+          LEFT JOIN pg_catalog.pg_class AS ret ON ret.reltype = p.prorettype AND ret.relnamespace = n.oid
+               AND ret.relkind IN ('r', 'v', 'm', 'f', 'p')
+         WHERE n.nspname = \(schema) AND p.prokind = 'f' AND p.pronargs = 1 AND arg.relkind IN ('r', 'v', 'm', 'f', 'p')
+        """
+    }
+
+    /// Implicit casts through a function between a domain and json or text, that the loading
+    /// role may execute (PostgREST's data representations).
+    static func representationsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_object(
+                 'source', format_type(c.castsource, NULL), 'target', format_type(c.casttarget, NULL),
+                 'schema', pn.nspname, 'function', p.proname)), '[]')::text
+          FROM pg_catalog.pg_cast AS c
+          JOIN pg_catalog.pg_type AS s ON s.oid = c.castsource
+          JOIN pg_catalog.pg_type AS t ON t.oid = c.casttarget
+          JOIN pg_catalog.pg_proc AS p ON p.oid = c.castfunc
+          JOIN pg_catalog.pg_namespace AS pn ON pn.oid = p.pronamespace
+         WHERE c.castcontext = 'i' AND c.castmethod = 'f' AND has_function_privilege(c.castfunc, 'execute')
+           AND ((s.typtype = 'd' AND c.casttarget IN ('pg_catalog.json'::regtype, 'pg_catalog.text'::regtype))
+             OR (t.typtype = 'd' AND c.castsource IN ('pg_catalog.json'::regtype, 'pg_catalog.text'::regtype)))
+        """
+    }
+
+    /// Every domain with the type it is over (`[[domain, base], …]`), to see through domains of domains.
+    static func domainsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(json_build_array(format_type(t.oid, NULL), format_type(t.typbasetype, NULL))), '[]')::text
+          FROM pg_catalog.pg_type AS t
+         WHERE t.typtype = 'd'
         """
     }
 }

@@ -47,6 +47,8 @@ public struct TableInfo: Sendable, Hashable {
     public var primaryKey: [String]
     /// Each unique constraint's (and the primary key's) column sets.
     public var uniqueKeys: [[String]]
+    /// Functions of its row that `select=`, filters and `order=` use like columns, by name.
+    public var computedFields: [String: ComputedField] = [:]
 
     /// Makes a table description.
     public init(name: String, isView: Bool, columns: [ColumnInfo], primaryKey: [String], uniqueKeys: [[String]]) {
@@ -63,6 +65,20 @@ public struct TableInfo: Sendable, Hashable {
     }
 }
 
+/// A computed field, as PostgREST serves them: a function of the exposed schema whose one
+/// parameter is a table's row type (`always_true(items)`), read like a column of that table.
+public struct ComputedField: Sendable, Hashable {
+    /// The exposed schema, which holds both the function and the table.
+    public var schema: String
+    /// The function's name, which is the field's name.
+    public var function: String
+    /// The table (or view) whose row it takes: the argument is cast to that type, so overloads
+    /// for other tables are never picked.
+    public var table: String
+    /// What it returns, as `format_type` prints it (it decides JSON paths and full-text search).
+    public var type: String
+}
+
 /// One column: name, type as `format_type` spells it, and whether it has a default.
 public struct ColumnInfo: Sendable, Hashable {
     public var name: String
@@ -71,6 +87,10 @@ public struct ColumnInfo: Sendable, Hashable {
     public var isNullable: Bool
     /// The default expression, as the catalog prints it.
     public var defaultExpression: String?
+    /// The casts that show, filter and write it, when its type is a domain that has them.
+    public var representations = DataRepresentations()
+    /// For a domain, the type it is over in the end (`tsvector` for a domain of a domain of it).
+    public var baseType: String?
 
     public init(name: String, type: String, isNullable: Bool, defaultExpression: String?) {
         self.name = name
@@ -100,6 +120,9 @@ public struct Relationship: Sendable, Hashable {
     public var holdsForeignKey: Bool
     /// For many-to-many: the table whose rows pair the two.
     public var junction: Junction?
+    /// For a computed relationship: the function of ``table``'s row that returns the rows of
+    /// ``foreignTable`` (no columns; an embed names it by the function's name).
+    public var function: ComputedField?
 
     /// Whether the embed returns one object (else an array).
     public var isToOne: Bool { cardinality != .oneToMany && cardinality != .manyToMany }
@@ -109,6 +132,7 @@ public struct Relationship: Sendable, Hashable {
     public static func == (lhs: Relationship, rhs: Relationship) -> Bool {
         lhs.table == rhs.table && lhs.foreignTable == rhs.foreignTable && lhs.constraint == rhs.constraint
             && lhs.cardinality == rhs.cardinality && lhs.columns.elementsEqual(rhs.columns, by: ==) && lhs.junction == rhs.junction
+            && lhs.function == rhs.function
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -116,6 +140,7 @@ public struct Relationship: Sendable, Hashable {
         hasher.combine(foreignTable)
         hasher.combine(constraint)
         hasher.combine(cardinality)
+        hasher.combine(function?.function)
     }
 }
 

@@ -18,8 +18,9 @@ struct ViewSources {
     /// An exposed name a table's rows can be read through, with its columns' names there.
     struct Representation {
         var name: String
-        /// Column of the table → column of this representation.
-        var columns: [String: String]
+        /// Column of the table → the columns of this representation that show it (a view may
+        /// show one column under several names, each a way to embed).
+        var columns: [String: [String]]
     }
 
     let schema: String
@@ -39,10 +40,10 @@ struct ViewSources {
             origins[column.view, default: [:]][column.column] = known == nil ? origin : (known! == origin ? origin : nil)
         }
         for (view, mapping) in origins.sorted(by: { $0.key < $1.key }) {
-            var byTable: [Relation: [String: String]] = [:]
+            var byTable: [Relation: [String: [String]]] = [:]
             for (viewColumn, origin) in mapping.sorted(by: { $0.key < $1.key }) {
                 guard let origin = Self.base(of: origin, origins: origins, schema: schema) else { continue }
-                if byTable[origin.relation]?[origin.name] == nil { byTable[origin.relation, default: [:]][origin.name] = viewColumn }
+                byTable[origin.relation, default: [:]][origin.name, default: []].append(viewColumn)
             }
             for (table, columns) in byTable {
                 representations[table, default: []].append(Representation(name: view, columns: columns))
@@ -73,16 +74,44 @@ struct ViewSources {
             let isOneToOne = source.schema == schema && (tables[source.name]?.uniqueKeys.contains { Set($0) == sourceColumns } ?? false)
             for from in names(of: source, covering: pairs.map(\.0)) {
                 for to in names(of: target, covering: pairs.map(\.1)) where from.isView || to.isView {
-                    let columns = pairs.map { (from.representation.columns[$0.0]!, to.representation.columns[$0.1]!) }
-                    let (origin, destination) = (from.representation.name, to.representation.name)
-                    result[origin, default: []].append(Relationship(
-                        table: origin, foreignTable: destination, constraint: foreignKey.constraint, columns: columns,
-                        cardinality: isOneToOne ? .oneToOne : .manyToOne, holdsForeignKey: true))
-                    result[destination, default: []].append(Relationship(
-                        table: destination, foreignTable: origin, constraint: foreignKey.constraint, columns: columns.map { ($0.1, $0.0) },
-                        cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
+                    for columns in Self.combinations(pairs.map { (from.representation.columns[$0.0]!, to.representation.columns[$0.1]!) }) {
+                        let (origin, destination) = (from.representation.name, to.representation.name)
+                        result[origin, default: []].append(Relationship(
+                            table: origin, foreignTable: destination, constraint: foreignKey.constraint, columns: columns,
+                            cardinality: isOneToOne ? .oneToOne : .manyToOne, holdsForeignKey: true))
+                        result[destination, default: []].append(Relationship(
+                            table: destination, foreignTable: origin, constraint: foreignKey.constraint, columns: columns.map { ($0.1, $0.0) },
+                            cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
+                    }
                 }
             }
+        }
+        return result
+    }
+
+    /// Every choice of one name per side for each column pair, in order.
+    private static func combinations(_ alternatives: [([String], [String])]) -> [[(String, String)]] {
+        var result: [[(String, String)]] = [[]]
+        for (sources, targets) in alternatives {
+            result = result.flatMap { prefix in sources.flatMap { source in targets.map { target in prefix + [(source, target)] } } }
+        }
+        return result
+    }
+
+    /// The primary key each view inherits, as PostgREST infers it: the view's columns that show
+    /// the whole primary key of a table it reads (of each such table, in column order).
+    func primaryKeys() -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for (relation, views) in representations.sorted(by: { $0.key.name < $1.key.name }) where relation.schema == schema {
+            guard let table = tables[relation.name], !table.isView, !table.primaryKey.isEmpty else { continue }
+            for view in views where table.primaryKey.allSatisfy({ view.columns[$0] != nil }) {
+                result[view.name, default: []] += table.primaryKey.map { view.columns[$0]![0] }
+            }
+        }
+        for (view, keys) in result {
+            // In the view's column order, each once.
+            let order = tables[view]?.columns.map(\.name) ?? []
+            result[view] = order.filter { keys.contains($0) }
         }
         return result
     }
@@ -92,7 +121,7 @@ struct ViewSources {
     private func names(of relation: Relation, covering columns: [String]) -> [(representation: Representation, isView: Bool)] {
         var names: [(Representation, Bool)] = []
         if relation.schema == schema, let table = tables[relation.name], !table.isView {
-            names.append((Representation(name: table.name, columns: Dictionary(uniqueKeysWithValues: columns.map { ($0, $0) })), false))
+            names.append((Representation(name: table.name, columns: Dictionary(columns.map { ($0, [$0]) }, uniquingKeysWith: { first, _ in first })), false))
         }
         for view in representations[relation] ?? [] where columns.allSatisfy({ view.columns[$0] != nil }) {
             names.append((view, true))

@@ -35,19 +35,6 @@ extension RESTHarness {
     func addBodySamples() async throws {
         try await addFixtures(Self.bodySamplesSQL)
     }
-
-    /// Runs `script` as the superuser, then reloads the schema cache so that what it made is served.
-    func addFixtures(_ script: String) async throws {
-        let connection = try await database.connect()
-        do {
-            try await connection.executeScript(unsafeSQL: script)
-            await connection.close()
-        } catch {
-            await connection.close()
-            throw error
-        }
-        _ = try await api.store.reload()
-    }
 }
 
 extension RESTHarness {

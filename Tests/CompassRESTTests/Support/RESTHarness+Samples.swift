@@ -63,6 +63,12 @@ extension RESTHarness {
         try await addFixtures(Self.samplesSQL)
     }
 
+    /// Runs a fixture script as the superuser, then reloads the schema cache so that what it made is served.
+    func addFixtures(_ script: String) async throws {
+        try await database.run(script: script)
+        _ = try await api.store.reload()
+    }
+
     /// A service-role bearer: the requests see every row, as the checks beside them do.
     var serviceToken: String { keys.serviceRole }
 }

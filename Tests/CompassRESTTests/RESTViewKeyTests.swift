@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import CompassREST
+
+/// What PostgREST infers about views and checks first: a view's primary key is the one of the
+/// table whose key columns it shows; a missing relationship is reported before a missing column.
+@Suite("REST view keys and check order", .serialized)
+struct RESTViewKeyTests {
+    static let pairsSQL = """
+        CREATE TABLE public.rest_pairs (k1 int, k2 text, extra int, PRIMARY KEY (k1, k2));
+        CREATE VIEW public.rest_pairs_view AS SELECT extra, k2, k1 FROM public.rest_pairs;
+        CREATE VIEW public.rest_pairs_partial AS SELECT k1, extra FROM public.rest_pairs;
+        GRANT SELECT, INSERT, UPDATE ON public.rest_pairs, public.rest_pairs_view, public.rest_pairs_partial
+            TO anon, authenticated, service_role;
+        """
+
+    @Test func aViewShowingATablesKeyHasThatKey() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(Self.pairsSQL)
+            let headersOnly = ["Prefer": "return=headers-only"]
+            let created = try await rest.request(.post, "rest_pairs_view", headers: headersOnly, body: #"{"k1": 1, "k2": "test", "extra": 2}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/rest_pairs_view?k2=eq.test&k1=eq.1")
+            // The key decides upserts through the view too.
+            let merged = try await rest.request(
+                .post, "rest_pairs_view", headers: ["Prefer": "resolution=merge-duplicates"], body: #"{"k1": 1, "k2": "test", "extra": 3}"#)
+            #expect(merged.status == 201)
+            #expect(try await rest.count("SELECT extra FROM public.rest_pairs WHERE k1 = 1") == 3)
+            // A view that shows part of the key has none.
+            let partial = try await rest.request(.post, "rest_pairs_partial", headers: headersOnly, body: #"{"k1": 2, "extra": 4}"#)
+            #expect(partial.status == 400)
+            let keyless = try await rest.request(.post, "rest_pairs_partial?columns=extra", headers: headersOnly, body: #"{"extra": 4}"#)
+            #expect(keyless.header("Location") == nil)
+        }
+    }
+
+    @Test func aViewJoiningTwoTablesHasBothKeysWhateverItsWriteRulesReturn() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_owners (id int PRIMARY KEY);
+                CREATE TABLE public.rest_pets (id int PRIMARY KEY, owner_id int REFERENCES public.rest_owners (id));
+                CREATE VIEW public.rest_pet_owners AS
+                    SELECT p.id, o.id AS owner_id FROM public.rest_pets AS p LEFT JOIN public.rest_owners AS o ON o.id = p.owner_id;
+                CREATE RULE rest_pet_owners_insert AS ON INSERT TO public.rest_pet_owners DO INSTEAD
+                    INSERT INTO public.rest_pets (id, owner_id) VALUES (new.id, new.owner_id) RETURNING id, owner_id;
+                GRANT SELECT, INSERT ON public.rest_owners, public.rest_pets, public.rest_pet_owners TO anon, authenticated, service_role;
+                """)
+            let created = try await rest.request(.post, "rest_pet_owners", headers: ["Prefer": "return=headers-only"], body: #"{"id": 1}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/rest_pet_owners?id=eq.1&owner_id=is.null")
+        }
+    }
+
+    @Test func aMissingRelationshipIsReportedBeforeAMissingColumn() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(RESTHarness.computedSQL)
+            let both = try await rest.request(.get, "rest_games?select=nope,rest_makerz(id)")
+            #expect(both.isError("PGRST200", status: 400))
+            #expect(both.object["hint"] as? String == "Perhaps you meant 'rest_makers' instead of 'rest_makerz'.")
+            let column = try await rest.request(.get, "rest_games?select=nope,rest_makers(id)")
+            #expect(column.isError("42703", status: 400))
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import CompassTestSupport
+import Foundation
+import Testing
+
+/// Computed fields and relationships, and data representations, through the official client, on
+/// the same server as the seeds' queries (one harness fewer): two functions of `schools` rows and
+/// a table with a domain shown as `#RRGGBB` are made first.
+extension RESTClientTests {
+    static let computedSQL = """
+        CREATE FUNCTION public.shouted_name(public.schools) RETURNS text LANGUAGE sql STABLE AS 'SELECT upper($1.name)';
+        CREATE FUNCTION public.school_coaches(public.schools) RETURNS SETOF public.coaches LANGUAGE sql STABLE
+            AS 'SELECT * FROM public.coaches WHERE school_id = $1.id';
+        """ + HexColorDomain.sql(named: "hex_color") + """
+        CREATE TABLE public.labels (id int PRIMARY KEY, color public.hex_color);
+        GRANT SELECT, INSERT ON public.labels TO authenticated;
+        """
+
+    static func checkComputed(harness: ServerHarness, python: String, tokens: [String: String]) async throws {
+        try await harness.database.run(script: computedSQL)
+        _ = try await harness.server.rest.store.reload()
+        let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/rest_computed.py").path
+        let run = try await ChildProcess.run(
+            [python, script, harness.url, harness.keys.anon, try json(["sofia": tokens["sofia"]!])], timeout: .seconds(120))
+        #expect(run.code == 0, "python client failed: \(run.error.suffix(3000))")
+        #expect(run.output.split(separator: "\n").last?.contains("data representations") == true)
+    }
+}
