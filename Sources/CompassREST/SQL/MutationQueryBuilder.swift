@@ -53,7 +53,11 @@ enum MutationQueryBuilder {
                     sql.append("DO NOTHING")
                 } else {
                     sql.append("DO UPDATE SET ")
-                    appendAssignments(columns, from: "EXCLUDED.", to: &sql)
+                    sql.append(columns, separator: ", ") { sql, column in
+                        sql.append(identifier: column.name)
+                        sql.append(" = EXCLUDED.")
+                        sql.append(identifier: column.name)
+                    }
                     if plan.countsInserts {
                         sql.append(" WHERE ")
                         sql.append(insertedCounter(plus: false))
