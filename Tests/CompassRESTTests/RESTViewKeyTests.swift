@@ -53,6 +53,43 @@ struct RESTViewKeyTests {
         }
     }
 
+    @Test func viewsOverHiddenTablesHaveTheirKeysAndAJunctionViewJoinsManyToMany() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE SCHEMA rest_hidden;
+                CREATE TABLE rest_hidden.actors (id int PRIMARY KEY, name text);
+                CREATE TABLE rest_hidden.films (id int PRIMARY KEY, title text);
+                CREATE TABLE rest_hidden.roles (
+                    film_id int REFERENCES rest_hidden.films (id), actor_id int REFERENCES rest_hidden.actors (id),
+                    part text, PRIMARY KEY (film_id, actor_id));
+                CREATE TABLE rest_hidden.loose (film_id int REFERENCES rest_hidden.films (id), actor_id int REFERENCES rest_hidden.actors (id));
+                INSERT INTO rest_hidden.actors VALUES (1, 'john'), (2, 'mary');
+                INSERT INTO rest_hidden.films VALUES (12, 'douze'), (2001, 'odyssey');
+                INSERT INTO rest_hidden.roles VALUES (12, 1, 'lead'), (2001, 2, 'lead');
+                CREATE VIEW public.rest_actors AS SELECT * FROM rest_hidden.actors;
+                CREATE VIEW public.rest_films AS SELECT * FROM rest_hidden.films;
+                CREATE VIEW public.rest_roles AS SELECT * FROM rest_hidden.roles;
+                CREATE VIEW public.rest_loose AS SELECT * FROM rest_hidden.loose;
+                GRANT USAGE ON SCHEMA rest_hidden TO anon, authenticated, service_role;
+                GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA rest_hidden TO anon, authenticated, service_role;
+                GRANT SELECT, INSERT ON public.rest_actors, public.rest_films, public.rest_roles, public.rest_loose
+                    TO anon, authenticated, service_role;
+                """)
+            let embedded = try await rest.request(.get, "rest_actors?select=name,rest_films(title)&order=id")
+            #expect(embedded.status == 200)
+            #expect(embedded.hasJSON(#"[{"name": "john", "rest_films": [{"title": "douze"}]}, {"name": "mary", "rest_films": [{"title": "odyssey"}]}]"#))
+            let inner = try await rest.request(.get, "rest_films?select=title,rest_actors!inner(name)&rest_actors.name=eq.mary")
+            #expect(inner.hasJSON(#"[{"title": "odyssey", "rest_actors": [{"name": "mary"}]}]"#))
+            let created = try await rest.request(.post, "rest_actors", headers: ["Prefer": "return=headers-only"], body: #"{"id": 3, "name": "ann"}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/rest_actors?id=eq.3")
+            // A junction needs its two keys inside its primary key, as PostgREST requires: rest_loose has none.
+            let loose = try await rest.request(.get, "rest_actors?select=rest_films!rest_loose(title)")
+            #expect(loose.isError("PGRST200", status: 400))
+        }
+    }
+
     @Test func aMissingRelationshipIsReportedBeforeAMissingColumn() async throws {
         try await RESTHarness.with { rest in
             try await rest.addFixtures(RESTHarness.computedSQL)

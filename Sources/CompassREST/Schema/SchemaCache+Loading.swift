@@ -37,7 +37,7 @@ extension SchemaCache {
         }
         Self.addRepresentations(casts, to: &tables)
         Self.addBaseTypes(domains: domains, to: &tables)
-        for key in keys where tables[key.table] != nil {
+        for key in keys where key.schema == schema && tables[key.table] != nil {
             if key.primary { tables[key.table]?.primaryKey = key.columns }
             tables[key.table]?.uniqueKeys.append(key.columns)
         }
@@ -57,7 +57,10 @@ extension SchemaCache {
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
         }
         let views = ViewSources(schema: schema, tables: tables, columns: viewColumns)
-        for (view, primaryKey) in views.primaryKeys() where tables[view]?.primaryKey.isEmpty == true {
+        let hiddenPrimaryKeys = Dictionary(
+            keys.filter { $0.primary && $0.schema != schema }.map { (ViewSources.Relation(schema: $0.schema, name: $0.table), $0.columns) },
+            uniquingKeysWith: { first, _ in first })
+        for (view, primaryKey) in views.primaryKeys(hiddenTables: hiddenPrimaryKeys) where tables[view]?.primaryKey.isEmpty == true {
             tables[view]?.primaryKey = primaryKey
         }
         for (table, throughViews) in views.relationships(foreignKeys: foreignKeys) {
@@ -121,6 +124,7 @@ struct CatalogColumn: Decodable {
 }
 
 struct CatalogKey: Decodable {
+    var schema: String
     var table: String
     var primary: Bool
     var columns: [String]

@@ -26,7 +26,7 @@ extension SchemaCache {
     static func keysQuery(_ schema: String) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
-                 'table', c.relname, 'primary', con.contype = 'p',
+                 'schema', n.nspname, 'table', c.relname, 'primary', con.contype = 'p',
                  'columns', (SELECT json_agg(a.attname ORDER BY k.ord)
                                FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
                                JOIN pg_catalog.pg_attribute AS a ON a.attrelid = con.conrelid AND a.attnum = k.attnum))
@@ -34,7 +34,13 @@ extension SchemaCache {
           FROM pg_catalog.pg_constraint AS con
           JOIN pg_catalog.pg_class AS c ON c.oid = con.conrelid
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-         WHERE n.nspname = \(schema) AND con.contype IN ('p', 'u')
+         WHERE con.contype IN ('p', 'u') AND (n.nspname = \(schema) OR (con.contype = 'p' AND EXISTS (
+                   -- the primary keys of hidden tables an exposed view reads: the view may inherit them
+                   SELECT 1 FROM pg_catalog.pg_depend AS d
+                     JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
+                     JOIN pg_catalog.pg_class AS v ON v.oid = r.ev_class
+                     JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace
+                    WHERE d.refobjid = con.conrelid AND vn.nspname = \(schema))))
         """
     }
 

@@ -99,13 +99,21 @@ struct ViewSources {
     }
 
     /// The primary key each view inherits, as PostgREST infers it: the view's columns that show
-    /// the whole primary key of a table it reads (of each such table, in column order).
-    func primaryKeys() -> [String: [String]] {
+    /// the whole primary key of a table it reads (of each such table, in column order), whether
+    /// that table is exposed or not (`hiddenTables`: primary keys of tables outside the schema).
+    func primaryKeys(hiddenTables: [Relation: [String]] = [:]) -> [String: [String]] {
         var result: [String: [String]] = [:]
-        for (relation, views) in representations.sorted(by: { $0.key.name < $1.key.name }) where relation.schema == schema {
-            guard let table = tables[relation.name], !table.isView, !table.primaryKey.isEmpty else { continue }
-            for view in views where table.primaryKey.allSatisfy({ view.columns[$0] != nil }) {
-                result[view.name, default: []] += table.primaryKey.map { view.columns[$0]![0] }
+        for (relation, views) in representations.sorted(by: { ($0.key.schema, $0.key.name) < ($1.key.schema, $1.key.name) }) {
+            let primaryKey: [String]
+            if relation.schema == schema {
+                guard let table = tables[relation.name], !table.isView else { continue }
+                primaryKey = table.primaryKey
+            } else {
+                primaryKey = hiddenTables[relation] ?? []
+            }
+            guard !primaryKey.isEmpty else { continue }
+            for view in views where primaryKey.allSatisfy({ view.columns[$0] != nil }) {
+                result[view.name, default: []] += primaryKey.map { view.columns[$0]![0] }
             }
         }
         for (view, keys) in result {
