@@ -56,6 +56,10 @@ struct RESTQueryShapeTests {
             #expect(composite.array.first?["n"] as? Int == 12)
             let ordered = try await rest.request(.get, "rest_samples?select=id&order=numbers->0.desc")
             #expect(ordered.array.map { $0["id"] as? Int } == [2, 1])
+            // Postgres's own name for an array type casts too: `::_text` is `text[]`.
+            let asTexts = try await rest.request(.get, "rest_samples?select=t:numbers::_text&order=id&limit=1")
+            #expect(asTexts.status == 200)
+            #expect((asTexts.array.first?["t"] as? [String])?.isEmpty == false)
         }
     }
 

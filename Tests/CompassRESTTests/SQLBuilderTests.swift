@@ -51,6 +51,8 @@ struct SQLBuilderTests {
         #expect(try CastType.checked("TEXT").description == "text")
         #expect(try CastType.checked("double precision").description == "double precision")
         #expect(throws: RESTError.undefinedType("regclass")) { try CastType.checked("regclass") }
+        #expect(try CastType.checked("_int4").description == "_int4")
+        #expect(throws: RESTError.undefinedType("_regclass")) { try CastType.checked("_regclass") }
     }
 
     @Test func aToManyInnerEmbedKeepsItsText() throws {

@@ -76,6 +76,9 @@ enum CastType {
         "numeric", "decimal", "real", "float4", "float8", "double precision",
         "bool", "boolean", "json", "jsonb", "uuid", "date", "time", "timetz",
         "timestamp", "timestamptz", "interval", "money",
+        // Arrays of those, by Postgres's own names for them (`::_int4` is `int4[]`).
+        "_text", "_varchar", "_bpchar", "_name", "_int2", "_int4", "_int8", "_numeric", "_float4", "_float8",
+        "_bool", "_json", "_jsonb", "_uuid", "_date", "_time", "_timetz", "_timestamp", "_timestamptz", "_interval",
     ]
 
     /// The cast as SQL, or 400 `42704` as Postgres words an unknown type.
