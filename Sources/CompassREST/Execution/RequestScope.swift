@@ -16,11 +16,13 @@ public struct RequestScope: Sendable {
     public var cookiesJSON: String
     /// The exposed schema, first on the search path.
     public var schema: String
+    /// `Prefer: timezone=…`, set as the transaction's `TimeZone`.
+    public var timeZone: String?
 
     /// Makes a scope.
     public init(
         role: String, claimsJSON: String, method: String, path: String, headersJSON: String = "{}",
-        cookiesJSON: String = "{}", schema: String = "public"
+        cookiesJSON: String = "{}", schema: String = "public", timeZone: String? = nil
     ) {
         self.role = role
         self.claimsJSON = claimsJSON
@@ -29,6 +31,7 @@ public struct RequestScope: Sendable {
         self.headersJSON = headersJSON
         self.cookiesJSON = cookiesJSON
         self.schema = schema
+        self.timeZone = timeZone
     }
 
     /// Whether the role is a signed-in one (42501 is then 403, not 401).
@@ -36,14 +39,14 @@ public struct RequestScope: Sendable {
 
     /// The statement that opens the scope (the one shared `requestScope` writer).
     var statement: PostgresQuery {
-        PostgresQuery.requestScope(
-            role: role, claimsJSON: claimsJSON,
-            settings: [
-                ("search_path", SQLBuilder.quoted(schema)),
-                ("request.method", method),
-                ("request.path", path),
-                ("request.headers", headersJSON),
-                ("request.cookies", cookiesJSON),
-            ])
+        var settings: [(name: String, value: String)] = [
+            ("search_path", SQLBuilder.quoted(schema)),
+            ("request.method", method),
+            ("request.path", path),
+            ("request.headers", headersJSON),
+            ("request.cookies", cookiesJSON),
+        ]
+        if let timeZone { settings.append(("timezone", timeZone)) }
+        return PostgresQuery.requestScope(role: role, claimsJSON: claimsJSON, settings: settings)
     }
 }

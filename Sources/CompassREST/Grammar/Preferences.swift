@@ -24,6 +24,8 @@ public struct Preferences: Sendable, Hashable {
     public var maxAffected: Int?
     /// `handling=strict` refuses unknown preferences; nil when the header did not say.
     public var handling: String?
+    /// `timezone=America/Los_Angeles`: the request's `TimeZone` (Postgres refuses an unknown one, 22023).
+    public var timeZone: String?
 
     /// Whether `handling=strict` was asked for.
     public var isStrict: Bool { handling == "strict" }
@@ -45,7 +47,8 @@ public struct Preferences: Sendable, Hashable {
             case "handling" where value == "strict" || value == "lenient": handling = value
             case "tx" where Transaction(rawValue: value) != nil: transaction = Transaction(rawValue: value)
             case "max-affected" where Int(value).map({ $0 >= 0 }) == true: maxAffected = Int(value)
-            case "timezone", "params": break
+            case "timezone": timeZone = timeZone ?? value  // the first one counts, as in PostgREST
+            case "params": break
             default: invalid.append(token)
             }
         }
@@ -98,6 +101,7 @@ public struct Preferences: Sendable, Hashable {
         if let count { parts.append("count=\(count)") }
         if let transaction { parts.append("tx=\(transaction.rawValue)") }
         if let handling { parts.append("handling=\(handling)") }
+        if let timeZone { parts.append("timezone=\(timeZone)") }
         if takesMaxAffected, isStrict, let maxAffected { parts.append("max-affected=\(maxAffected)") }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }

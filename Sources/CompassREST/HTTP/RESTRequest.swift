@@ -48,7 +48,8 @@ struct RESTRequest: Sendable {
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         scope = RequestScope(
             role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
-            headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema)
+            headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema,
+            timeZone: preferences.timeZone)
     }
 
     /// The top-level row window.
