@@ -41,8 +41,8 @@ struct RESTErrorCatalogTests {
             error: .rangeNotSatisfiable(.offsetPastTotal(offset: 30, total: 12)), status: 416, code: "PGRST103",
             message: "Requested range not satisfiable", details: "An offset of 30 was requested, but there are only 12 rows."),
         Expected(
-            error: .schemaNotExposed("private", exposed: "public"), status: 406, code: "PGRST106", message: "Invalid schema: private",
-            hint: "Only the following schemas are exposed: public"),
+            error: .schemaNotExposed("private", exposed: ["public", "v2"]), status: 406, code: "PGRST106", message: "Invalid schema: private",
+            hint: "Only the following schemas are exposed: public, v2"),
         Expected(
             error: .unavailableMediaTypes(["text/html", "image/png"]), status: 406, code: "PGRST107",
             message: "None of these media types are available: text/html, image/png"),

@@ -81,10 +81,10 @@ extension RESTError {
     }
 
     /// PGRST106, 406: `Accept-Profile`/`Content-Profile` names a schema that is not exposed.
-    static func schemaNotExposed(_ profile: String, exposed schema: String) -> RESTError {
+    static func schemaNotExposed(_ profile: String, exposed schemas: [String]) -> RESTError {
         RESTError(
             status: 406, code: "PGRST106", message: "Invalid schema: \(profile)",
-            hint: "Only the following schemas are exposed: \(schema)")
+            hint: "Only the following schemas are exposed: \(schemas.joined(separator: ", "))")
     }
 
     /// PGRST107, 406: `Accept` names only media types this server cannot produce.

@@ -1,6 +1,7 @@
 import CompassHTTP
 import CompassTokens
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Postgres
@@ -25,7 +26,7 @@ public struct RESTAPI: CompassAPI {
 
     /// Builds the API on the server's shared pool; nothing connects until the first request.
     public init(context: ServerContext, configuration: RESTConfiguration = RESTConfiguration()) {
-        self.store = SchemaCacheStore(pool: context.pool, schema: configuration.schema, logger: context.logger)
+        self.store = SchemaCacheStore(pool: context.pool, schemas: configuration.schemas, logger: context.logger)
         self.configuration = configuration
         self.authenticator = RESTAuthenticator(verifier: context.verifier)
         self.executor = RESTExecutor(pool: context.pool, maximumReplyBytes: configuration.maximumReplyBytes)
@@ -100,22 +101,25 @@ public struct RESTAPI: CompassAPI {
         let parsed = try RESTRequest(
             request: request, method: method, path: path, claims: claims, configuration: configuration,
             isRPC: { if case .function = resource { return true } else { return false } }())
-        let cache = try await schemaCache()
+        let cache = try await schemaCache(parsed.scope.schema)
+        var reply: Response
         switch resource {
         case .table(let name) where method.isRead:
-            return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
+            reply = try await read(table: try cache.table(named: name), cache: cache, request: parsed)
         case .table(let name):
             let body = method == .delete ? nil : try await collectBody(request)
-            return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+            reply = try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
         case .function(let name):
             let body = method == .post ? try await collectBytes(request) : nil
-            return try await call(function: name, cache: cache, request: parsed, body: body)
+            reply = try await call(function: name, cache: cache, request: parsed, body: body)
         }
+        if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
+        return reply
     }
 
-    private func schemaCache() async throws(RESTError) -> SchemaCache {
+    private func schemaCache(_ schema: String) async throws(RESTError) -> SchemaCache {
         do {
-            return try await store.current()
+            return try await store.current(schema: schema)
         } catch {
             context.logger.error("schema cache load failed", metadata: ["pg.error": "\(error)"])
             throw .schemaCacheUnavailable

@@ -1,4 +1,5 @@
 import CompassHTTP
+import Foundation
 
 /// The REST API's settings.
 ///
@@ -10,10 +11,14 @@ import CompassHTTP
 /// `COMPASS_REST_MAX_EMBED_DEPTH` (default 8) how deeply `select=` may nest embeds,
 /// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter, and
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
-/// request's transaction ends and whether `Prefer: tx=rollback` may choose.
+/// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
+/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated.
 public struct RESTConfiguration: Sendable {
-    /// The exposed schema (PostgREST's `db-schemas`); only `public` is served.
-    public var schema = "public"
+    /// The exposed schemas (PostgREST's `db-schemas`, `COMPASS_REST_SCHEMAS`): the first is the
+    /// default; a request names another with `Accept-Profile` (GET, HEAD) or `Content-Profile`.
+    public var schemas = ["public"]
+    /// The default schema.
+    public var schema: String { schemas[0] }
     /// Largest request body accepted, in bytes.
     public var maximumBodyBytes = 1 << 20
     /// Largest reply body sent, in bytes; Postgres withholds a larger one, so it never reaches the worker.
@@ -36,6 +41,13 @@ public struct RESTConfiguration: Sendable {
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_REPLY_BYTES") { maximumReplyBytes = bytes }
         if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
+        if let text = environment.string("COMPASS_REST_SCHEMAS") {
+            let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {
+                throw ConfigurationError("COMPASS_REST_SCHEMAS", value: text, problem: "is not a comma-separated list of distinct schema names")
+            }
+            schemas = names
+        }
         if let text = environment.string("COMPASS_REST_TX_END") {
             guard let end = TransactionEnd(rawValue: text) else {
                 let names = TransactionEnd.allCases.map(\.rawValue).joined(separator: ", ")

@@ -19,6 +19,8 @@ struct RESTRequest: Sendable {
     var bodyMediaType: BodyMediaType
     /// The query as PostgREST's `Content-Location` repeats it: parameters sorted by name, encoded.
     var canonicalQuery: String
+    /// Whether the reply carries `Content-Profile` (a profile was asked for, or several schemas are exposed).
+    var namesProfile: Bool
 
     /// The query parameter Supabase's gateway reads the API key from, and removes before
     /// PostgREST sees the query (`hide_credentials`): never a filter or an RPC argument.
@@ -27,13 +29,15 @@ struct RESTRequest: Sendable {
     init(
         request: Request, method: RESTMethod, path: String, claims: AccessClaims, configuration: RESTConfiguration, isRPC: Bool
     ) throws(RESTError) {
-        let schema = configuration.schema
         self.method = method
-        for profile in [request.headers[HTTPField.Name("Accept-Profile")!], request.headers[HTTPField.Name("Content-Profile")!]] {
-            if let profile, profile != schema {
-                throw .schemaNotExposed(profile, exposed: schema)
-            }
+        // PostgREST's profiles: reads name their schema with Accept-Profile, writes and calls with Content-Profile.
+        let profile = request.headers[HTTPField.Name(method.isRead ? "Accept-Profile" : "Content-Profile")!]
+        if let profile, !configuration.schemas.contains(profile) {
+            throw .schemaNotExposed(profile, exposed: configuration.schemas)
         }
+        let schema = profile ?? configuration.schema
+        // The reply names its schema when the request chose it or could have.
+        namesProfile = profile != nil || configuration.schemas.count > 1
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
         mediaType = try ReplyMediaType.negotiate(request.headers[.accept], textTypes: isRPC ? ReplyMediaType.functionTextTypes : [])

@@ -1,47 +1,73 @@
 import Logging
 import Postgres
 
-/// Holds the current ``SchemaCache``: loaded on first use, replaced on reload.
+/// Holds the current ``SchemaCache`` of each exposed schema: loaded on first use, replaced on reload.
 ///
 /// ```swift
-/// let cache = try await store.current()
+/// let cache = try await store.current()              // the default (first) schema
+/// let other = try await store.current(schema: "v2")  // one of `schemas`
 /// ```
 public actor SchemaCacheStore {
     private let pool: PostgresPool
-    private let schema: String
+    /// The exposed schemas; the first is the default.
+    public nonisolated let schemas: [String]
     private let logger: Logger
-    private var cache: SchemaCache?
+    private var caches: [String: SchemaCache] = [:]
     /// Bumped by every reload, so tests can wait for one.
     public private(set) var generation = 0
+    private var reloadsStarted = 0
 
-    /// A store that reads `schema` through `pool`.
-    public init(pool: PostgresPool, schema: String = "public", logger: Logger) {
+    /// A store that reads `schemas` through `pool`.
+    public init(pool: PostgresPool, schemas: [String] = ["public"], logger: Logger) {
+        precondition(!schemas.isEmpty, "at least one exposed schema")
         self.pool = pool
-        self.schema = schema
+        self.schemas = schemas
         self.logger = logger
     }
 
-    /// The cache, loading it if this is the first request.
-    public func current() async throws -> SchemaCache {
-        if let cache { return cache }
-        return try await reload()
+    /// The cache of `schema` (the default one when nil), loading them all if this is the first request.
+    public func current(schema: String? = nil) async throws -> SchemaCache {
+        let name = schema ?? schemas[0]
+        if let cache = caches[name] { return cache }
+        try await reloadAll()
+        guard let cache = caches[name] else { throw SchemaNotExposed(schema: name) }
+        return cache
     }
 
-    /// Reads the catalog again (on `NOTIFY pgrst, 'reload schema'` or after a LISTEN gap).
+    /// Reads the catalog again (on `NOTIFY pgrst, 'reload schema'` or after a LISTEN gap) and
+    /// returns the default schema's cache.
     @discardableResult
     public func reload() async throws -> SchemaCache {
-        var loaded = try await Self.fetch(schema: schema, through: pool)
-        generation += 1
-        loaded.generation = generation
-        cache = loaded
-        logger.debug(
-            "schema cache loaded",
-            metadata: ["rest.tables": "\(loaded.tables.count)", "rest.functions": "\(loaded.functions.count)"])
-        return loaded
+        try await reloadAll()
+        return caches[schemas[0]]!
+    }
+
+    private func reloadAll() async throws {
+        var loaded: [String: SchemaCache] = [:]
+        // Each load has its own number; `generation` moves only when its caches are installed, so a
+        // waiter on it sees the new catalog, and a slower, older load never replaces a newer one.
+        reloadsStarted += 1
+        let next = reloadsStarted
+        for schema in schemas {
+            var cache = try await Self.fetch(schema: schema, through: pool)
+            cache.generation = next
+            loaded[schema] = cache
+            logger.debug(
+                "schema cache loaded",
+                metadata: ["rest.schema": "\(schema)", "rest.tables": "\(cache.tables.count)", "rest.functions": "\(cache.functions.count)"])
+        }
+        guard next > generation else { return }
+        caches = loaded
+        generation = next
     }
 
     /// Reads the catalog outside the actor, so the pool's closure is not actor-isolated.
     private nonisolated static func fetch(schema: String, through pool: PostgresPool) async throws -> SchemaCache {
         try await pool.withConnection { try await SchemaCache.load(schema: schema, on: $0) }
     }
+}
+
+/// A schema asked of the store that is not one of its exposed schemas.
+public struct SchemaNotExposed: Error {
+    public var schema: String
 }

@@ -1,0 +1,80 @@
+import CompassHTTP
+import Foundation
+import HTTPTypes
+import Testing
+
+@testable import CompassREST
+
+/// More than one exposed schema (`COMPASS_REST_SCHEMAS`): the first is the default, a request
+/// names another with `Accept-Profile` (reads) or `Content-Profile` (writes, calls), as PostgREST.
+@Suite("REST exposed schemas and profiles", .serialized)
+struct RESTSchemasTests {
+    static let v2SQL = """
+        CREATE SCHEMA rest_v2;
+        CREATE TABLE rest_v2.parents (id int PRIMARY KEY, name text);
+        CREATE TABLE rest_v2.children (id int PRIMARY KEY, parent_id int REFERENCES rest_v2.parents (id), name text);
+        INSERT INTO rest_v2.parents VALUES (1, 'v2 parent');
+        INSERT INTO rest_v2.children VALUES (1, 1, 'v2 child');
+        CREATE FUNCTION rest_v2.whoami() RETURNS text LANGUAGE sql AS $$ SELECT 'v2' $$;
+        GRANT USAGE ON SCHEMA rest_v2 TO anon, authenticated, service_role;
+        GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA rest_v2 TO anon, authenticated, service_role;
+        GRANT EXECUTE ON FUNCTION rest_v2.whoami() TO anon, authenticated, service_role;
+        """
+
+    static var twoSchemas: RESTConfiguration {
+        var configuration = RESTConfiguration()
+        configuration.schemas = ["public", "rest_v2"]
+        return configuration
+    }
+
+    @Test func profilesChooseTheSchemaAndTheReplyNamesIt() async throws {
+        try await RESTHarness.with(configuration: Self.twoSchemas) { rest in
+            try await rest.addFixtures(Self.v2SQL)
+            let byDefault = try await rest.request(.get, "schools?select=id&limit=1")
+            #expect(byDefault.status == 200)
+            #expect(byDefault.header("Content-Profile") == "public")
+            let missing = try await rest.request(.get, "parents")
+            #expect(missing.isError("PGRST205", status: 404))
+
+            let read = try await rest.request(.get, "parents?select=name,children(name)", headers: ["Accept-Profile": "rest_v2"])
+            #expect(read.status == 200)
+            #expect(read.header("Content-Profile") == "rest_v2")
+            #expect(read.hasJSON(#"[{"name": "v2 parent", "children": [{"name": "v2 child"}]}]"#))
+
+            let written = try await rest.request(
+                .post, "parents", headers: ["Content-Profile": "rest_v2", "Prefer": "return=representation"], body: #"{"id": 2, "name": "new"}"#)
+            #expect(written.status == 201)
+            #expect(written.header("Content-Profile") == "rest_v2")
+            #expect(try await rest.count("SELECT count(*)::int FROM rest_v2.parents") == 2)
+            // A write reads Content-Profile, not Accept-Profile.
+            let wrongHeader = try await rest.request(.post, "parents", headers: ["Accept-Profile": "rest_v2"], body: #"{"id": 3}"#)
+            #expect(wrongHeader.isError("PGRST205", status: 404))
+
+            let called = try await rest.request(.post, "rpc/whoami", headers: ["Content-Profile": "rest_v2"], body: "{}")
+            #expect(called.status == 200)
+            #expect(called.body == #""v2""#)
+        }
+    }
+
+    @Test func anUnexposedSchemaIsRefusedWithTheExposedOnes() async throws {
+        try await RESTHarness.with(configuration: Self.twoSchemas) { rest in
+            try await rest.addFixtures(Self.v2SQL)
+            for (method, header) in [(HTTPRequest.Method.get, "Accept-Profile"), (.post, "Content-Profile")] {
+                let refused = try await rest.request(method, "parents", headers: [header: "auth"], body: method == .post ? #"{"id": 9}"# : nil)
+                #expect(refused.isError("PGRST106", status: 406))
+                #expect(refused.object["message"] as? String == "Invalid schema: auth")
+                #expect(refused.object["hint"] as? String == "Only the following schemas are exposed: public, rest_v2")
+            }
+            #expect(try await rest.count("SELECT count(*)::int FROM rest_v2.parents WHERE id = 9") == 0)
+        }
+    }
+
+    @Test func theSettingIsAListOfDistinctNames() throws {
+        let read = try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_SCHEMAS": "public, api"]))
+        #expect(read.schemas == ["public", "api"])
+        #expect(RESTConfiguration().schemas == ["public"])
+        for bad in ["public,", " , api", "public,public"] {
+            #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_SCHEMAS": bad])) }
+        }
+    }
+}
