@@ -90,6 +90,42 @@ struct RESTViewKeyTests {
         }
     }
 
+    /// Subqueries in a view's `WHERE` or in a column's expression name columns of other tables
+    /// (here `site_id` of sites): only the view's own columns say what it shows.
+    @Test func aViewsSubqueriesDoNotHideWhatItsColumnsShow() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_projects (project_id int PRIMARY KEY, name text);
+                CREATE TABLE public.rest_sites (site_id int PRIMARY KEY, name text, main int REFERENCES public.rest_projects);
+                CREATE TABLE public.rest_jobs (
+                    job_id int, site_id int REFERENCES public.rest_sites, project_id int REFERENCES public.rest_projects,
+                    PRIMARY KEY (job_id, site_id, project_id));
+                CREATE VIEW public.rest_main_jobs AS
+                    SELECT *, (SELECT s.name FROM public.rest_sites AS s WHERE s.site_id = j.site_id) AS site_name
+                      FROM public.rest_jobs AS j
+                     WHERE site_id IN (SELECT site_id FROM public.rest_sites WHERE main IS NOT NULL);
+                INSERT INTO public.rest_projects VALUES (1, 'bridge'), (2, 'tower');
+                INSERT INTO public.rest_sites VALUES (10, 'north', 1), (20, 'south', NULL);
+                INSERT INTO public.rest_jobs VALUES (100, 10, 2), (200, 20, 2);
+                GRANT SELECT, INSERT ON public.rest_projects, public.rest_sites, public.rest_jobs, public.rest_main_jobs
+                    TO anon, authenticated, service_role;
+                """)
+            // The view keeps its table's foreign keys: it embeds its sites, and joins sites to projects.
+            let embedded = try await rest.request(.get, "rest_main_jobs?select=job_id,site_name,rest_sites(name)")
+            #expect(embedded.hasJSON(#"[{"job_id": 100, "site_name": "north", "rest_sites": {"name": "north"}}]"#))
+            let manyToMany = try await rest.request(.get, "rest_sites?select=name,rest_projects!rest_main_jobs(name)&order=site_id")
+            #expect(manyToMany.status == 200)
+            #expect(manyToMany.hasJSON(#"[{"name": "north", "rest_projects": [{"name": "tower"}]}, {"name": "south", "rest_projects": []}]"#))
+            // ... and its key.
+            let created = try await rest.request(
+                .post, "rest_main_jobs?columns=job_id,site_id,project_id", headers: ["Prefer": "return=headers-only"],
+                body: #"{"job_id": 300, "site_id": 10, "project_id": 1}"#)
+            #expect(created.status == 201)
+            #expect(created.header("Location") == "/rest_main_jobs?job_id=eq.300&site_id=eq.10&project_id=eq.1")
+        }
+    }
+
     @Test func aMissingRelationshipIsReportedBeforeAMissingColumn() async throws {
         try await RESTHarness.with { rest in
             try await rest.addFixtures(RESTHarness.computedSQL)

@@ -69,4 +69,21 @@ struct ViewSourcesTests {
         ])
         #expect(views.primaryKeys() == ["school_ids": ["school"]])
     }
+
+    /// A rule as Postgres prints it, cut down: a column whose expression holds a subquery with
+    /// its own target list, and names escaped as `outToken` escapes them.
+    @Test func onlyTheRulesTopLevelTargetEntriesAreTheViewsColumns() {
+        let rule = [
+            #"({QUERY :commandType 1 :rtable <> :jointree {FROMEXPR :fromlist <> :quals {SUBLINK :subselect {QUERY"#,
+            #":targetList ({TARGETENTRY :expr {VAR :varno 1} :resno 1 :resname site_id :ressortgroupref 0 :resorigtbl 700 :resorigcol 1 :resjunk false})}}}"#,
+            #":targetList ({TARGETENTRY :expr {VAR :varno 1 :varattno 2} :resno 1 :resname job\ id\(1\) :ressortgroupref 0 :resorigtbl 500 :resorigcol 2 :resjunk false}"#,
+            #"{TARGETENTRY :expr {SUBLINK :subselect {QUERY :targetList ({TARGETENTRY :expr {VAR} :resno 1 :resname name :ressortgroupref 0 :resorigtbl 700 :resorigcol 2 :resjunk false})}}"#,
+            #":resno 2 :resname site_name :ressortgroupref 0 :resorigtbl 0 :resorigcol 0 :resjunk false}) :override 0})"#,
+        ].joined(separator: " ")
+        #expect(ViewRuleTargets.entries(of: rule) == [
+            ViewRuleTargets.Entry(name: "job id(1)", table: 500, column: 2),
+            ViewRuleTargets.Entry(name: "site_name", table: 0, column: 0),
+        ])
+        #expect(ViewRuleTargets.entries(of: "({QUERY :targetList <> :override 0})").isEmpty)
+    }
 }

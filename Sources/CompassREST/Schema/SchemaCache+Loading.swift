@@ -10,7 +10,8 @@ extension SchemaCache {
             let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
-            let viewColumns: [CatalogViewColumn] = try await json(Self.viewColumnsQuery(schema), on: connection)
+            let viewRules: [CatalogViewRule] = try await json(Self.viewRulesQuery(schema), on: connection)
+            let viewColumns = viewRules.flatMap(\.columns)
             let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
             let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
             let domains: [[String]] = try await json(Self.domainsQuery(), on: connection)
@@ -153,6 +154,32 @@ struct CatalogFunction: Decodable {
     var returnTypeName: String?
     /// `[[name, type], …]` of the `OUT`/`INOUT`/`TABLE` parameters.
     var outputs: [[String]]
+}
+
+/// A view's select rule and the table columns it reads (see ``ViewRuleTargets``).
+struct CatalogViewRule: Decodable {
+    struct Source: Decodable {
+        var table: UInt32
+        var column: Int
+        var schema: String
+        var tableName: String
+        var columnName: String
+    }
+
+    var view: String
+    var rule: String
+    var sources: [Source]
+
+    /// The view's columns that show a column of a table as it is.
+    var columns: [CatalogViewColumn] {
+        ViewRuleTargets.entries(of: rule).compactMap { entry in
+            sources.first { $0.table == entry.table && $0.column == entry.column }.map { source in
+                CatalogViewColumn(
+                    view: view, column: entry.name, sourceSchema: source.schema, sourceTable: source.tableName,
+                    sourceColumn: source.columnName)
+            }
+        }
+    }
 }
 
 /// One view column that shows a table column as it is (see ``ViewSources``).

@@ -68,23 +68,26 @@ extension SchemaCache {
         """
     }
 
-    /// The columns of the exposed views that show a table's column as it is: the top-level
-    /// target entries of each view's select rule (`_RETURN`, not the rules a view may add for
-    /// writes) that record their origin (`resorigtbl`).
-    static func viewColumnsQuery(_ schema: String) -> PostgresQuery {
+    /// Each exposed view's select rule (`_RETURN`, not the rules a view may add for writes) as
+    /// node text, with the table columns it reads: ``ViewRuleTargets`` finds which of them the
+    /// view's own columns show as they are.
+    static func viewRulesQuery(_ schema: String) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
-                 'view', v.relname, 'column', m[1], 'sourceSchema', sn.nspname, 'sourceTable', s.relname,
-                 'sourceColumn', a.attname)), '[]')::text
+                 'view', v.relname, 'rule', r.ev_action::text,
+                 'sources', (SELECT coalesce(json_agg(json_build_object(
+                                      'table', d.refobjid::int8, 'column', d.refobjsubid, 'schema', sn.nspname,
+                                      'tableName', s.relname, 'columnName', a.attname)), '[]')
+                               FROM pg_catalog.pg_depend AS d
+                               JOIN pg_catalog.pg_class AS s ON s.oid = d.refobjid
+                               JOIN pg_catalog.pg_namespace AS sn ON sn.oid = s.relnamespace
+                               JOIN pg_catalog.pg_attribute AS a ON a.attrelid = s.oid AND a.attnum = d.refobjsubid
+                              WHERE d.classid = 'pg_catalog.pg_rewrite'::regclass AND d.objid = r.oid
+                                AND d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjsubid > 0))), '[]')::text
           FROM pg_catalog.pg_class AS v
           JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
           JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid AND r.rulename = '_RETURN'
-         CROSS JOIN LATERAL regexp_matches(
-                 r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') AS m
-          JOIN pg_catalog.pg_class AS s ON s.oid = m[2]::oid
-          JOIN pg_catalog.pg_namespace AS sn ON sn.oid = s.relnamespace
-          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = s.oid AND a.attnum = m[3]::int2
-         WHERE n.nspname = \(schema) AND v.relkind IN ('v', 'm') AND m[2] <> '0'
+         WHERE n.nspname = \(schema) AND v.relkind IN ('v', 'm')
         """
     }
 

@@ -7,7 +7,7 @@
 /// let extra = views.relationships(foreignKeys: catalogForeignKeys)   // by origin
 /// ```
 /// Only a view column that is a plain column of one relation counts (Postgres records that
-/// origin in the view's rewrite rule); a name two origins claim is dropped rather than guessed.
+/// origin in the top-level target list of the view's rewrite rule: see ``ViewRuleTargets``).
 struct ViewSources {
     /// A table (or view) by schema and name.
     struct Relation: Hashable {
@@ -36,7 +36,7 @@ struct ViewSources {
             let origin = Relation.Column(
                 relation: Relation(schema: column.sourceSchema, name: column.sourceTable), name: column.sourceColumn)
             let known = origins[column.view]?[column.column]
-            // Nested queries in a view repeat target names: keep a name only while its origin agrees.
+            // A view's column names are unique; should two origins claim one, it is dropped rather than guessed.
             origins[column.view, default: [:]][column.column] = known == nil ? origin : (known! == origin ? origin : nil)
         }
         for (view, mapping) in origins.sorted(by: { $0.key < $1.key }) {
