@@ -126,6 +126,38 @@ struct RESTViewKeyTests {
         }
     }
 
+    /// PGRST201 lists the candidates in PostgREST's order (one-to-many first), and a table whose
+    /// only junction is hidden gets PGRST200 without a suggestion of some other table.
+    @Test func embeddingErrorsListAndSuggestAsPostgREST() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_agents (id int PRIMARY KEY, department_id int);
+                CREATE TABLE public.rest_departments (id int PRIMARY KEY, head_id int REFERENCES public.rest_agents (id));
+                ALTER TABLE public.rest_agents ADD CONSTRAINT rest_agents_department_fkey
+                    FOREIGN KEY (department_id) REFERENCES public.rest_departments (id);
+                CREATE SCHEMA rest_private;
+                CREATE TABLE public.rest_end_a (id int PRIMARY KEY);
+                CREATE TABLE public.rest_end_b (id int PRIMARY KEY);
+                CREATE TABLE rest_private.ends (
+                    a int REFERENCES public.rest_end_a, b int REFERENCES public.rest_end_b, PRIMARY KEY (a, b));
+                GRANT SELECT ON public.rest_agents, public.rest_departments, public.rest_end_a, public.rest_end_b
+                    TO anon, authenticated, service_role;
+                """)
+            let ambiguous = try await rest.request(.get, "rest_agents?select=*,rest_departments(*)")
+            #expect(ambiguous.isError("PGRST201", status: 300))
+            let listed = (ambiguous.object["details"] as? [[String: Any]])?.map { $0["cardinality"] as? String }
+            #expect(listed == ["one-to-many", "many-to-one"])
+            #expect(ambiguous.object["hint"] as? String == """
+                Try changing 'rest_departments' to one of the following: 'rest_departments!rest_departments_head_id_fkey', \
+                'rest_departments!rest_agents_department_fkey'. Find the desired relationship in the 'details' key.
+                """)
+            let hidden = try await rest.request(.get, "rest_end_a?select=rest_end_b(*)")
+            #expect(hidden.isError("PGRST200", status: 400))
+            #expect(hidden.object["hint"] is NSNull)
+        }
+    }
+
     @Test func aMissingRelationshipIsReportedBeforeAMissingColumn() async throws {
         try await RESTHarness.with { rest in
             try await rest.addFixtures(RESTHarness.computedSQL)

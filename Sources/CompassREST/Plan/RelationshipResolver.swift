@@ -12,7 +12,21 @@ struct RelationshipResolver {
         let matches = candidates.filter { fits($0, target: target, hint: hint) }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw noRelationship(origin: origin, target: target, hint: hint) }
-        throw .ambiguousEmbedding(origin: origin, target: target, relationships: matches)
+        throw .ambiguousEmbedding(origin: origin, target: target, relationships: matches.sorted(by: Self.listedBefore))
+    }
+
+    /// PostgREST's order of the candidates it lists: one-to-many, many-to-one, one-to-one,
+    /// many-to-many, each by constraint (or junction) name.
+    private static func listedBefore(_ lhs: Relationship, _ rhs: Relationship) -> Bool {
+        func rank(_ relationship: Relationship) -> (Int, String, String, String) {
+            let order: [Relationship.Cardinality] = [.oneToMany, .manyToOne, .oneToOne, .manyToMany]
+            let junction = relationship.junction
+            return (
+                order.firstIndex(of: relationship.cardinality) ?? order.count, junction?.table ?? relationship.constraint,
+                junction?.sourceConstraint ?? "", junction?.targetConstraint ?? ""
+            )
+        }
+        return rank(lhs) < rank(rhs)
     }
 
     private func fits(_ relationship: Relationship, target: String, hint: String?) -> Bool {

@@ -57,6 +57,14 @@ extension SchemaCache {
                 table: foreignKey.foreignTable, foreignTable: foreignKey.table, constraint: foreignKey.constraint,
                 columns: pairs.map { ($0.1, $0.0) }, cardinality: isOneToOne ? .oneToOne : .oneToMany, holdsForeignKey: false))
         }
+        // A table whose foreign keys all lead to hidden tables still has relationships, none
+        // embeddable: a missing embed from it suggests no other table (as PostgREST's hint).
+        for foreignKey in foreignKeys {
+            for (tableSchema, table) in [(foreignKey.tableSchema, foreignKey.table), (foreignKey.foreignSchema, foreignKey.foreignTable)]
+            where tableSchema == schema && tables[table] != nil {
+                relationships[table, default: []] += []
+            }
+        }
         let views = ViewSources(schema: schema, tables: tables, columns: viewColumns)
         let hiddenPrimaryKeys = Dictionary(
             keys.filter { $0.primary && $0.schema != schema }.map { (ViewSources.Relation(schema: $0.schema, name: $0.table), $0.columns) },
