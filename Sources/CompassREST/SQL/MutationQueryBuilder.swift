@@ -85,7 +85,21 @@ enum MutationQueryBuilder {
             appendConditions(plan, to: &sql)
         }
         if !plan.isEmptyUpdate {
-            if plan.returnsRows { appendTable(" RETURNING ", ".*") } else { sql.append(" RETURNING 1") }
+            if !plan.returnsRows {
+                sql.append(" RETURNING 1")
+            } else if let names = plan.read.sourceColumns(withKey: location ? plan.table.primaryKey : []) {
+                // Only what the reply reads: a role granted some columns gets those back.
+                sql.append(" RETURNING ")
+                if names.isEmpty { sql.append("1") }
+                sql.append(names, separator: ", ") { sql, name in
+                    // Qualified: an UPDATE's body rows have the same column names.
+                    sql.append(qualifiedName: plan.table.name, in: schema)
+                    sql.append(".")
+                    sql.append(identifier: name)
+                }
+            } else {
+                appendTable(" RETURNING ", ".*")
+            }
         }
         sql.openReply()
         sql.append(count ? "(SELECT pg_catalog.count(*) FROM pgrst_source)" : "NULL::bigint")
