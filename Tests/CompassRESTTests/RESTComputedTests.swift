@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import CompassREST
@@ -52,6 +53,25 @@ struct RESTComputedTests {
             #expect(
                 called.hasJSON(
                     #"[{"id": 1, "rest_shouted": "CIV", "maker": {"name": "Sid"}}, {"id": 4, "rest_shouted": "ORPHAN", "maker": null}]"#))
+        }
+    }
+
+    @Test func aFunctionReturningADomainOverATablesRowsEmbedsLikeTheTable() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                RESTHarness.computedSQL + """
+                    CREATE DOMAIN public.rest_game_row AS public.rest_games;
+                    CREATE FUNCTION public.rest_game_rows(id int) RETURNS SETOF public.rest_game_row LANGUAGE sql STABLE
+                        AS 'SELECT g::public.rest_game_row FROM public.rest_games AS g WHERE g.id = $1';
+                    """)
+            for (method, path, body) in [
+                (HTTPRequest.Method.post, "rpc/rest_game_rows?select=name,rest_makers(name)", #"{"id": 3}"#),
+                (.get, "rpc/rest_game_rows?id=3&select=name,rest_makers(name)", nil),
+            ] {
+                let called = try await rest.request(method, path, body: body)
+                #expect(called.status == 200)
+                #expect(called.hasJSON(#"[{"name": "Final Fantasy", "rest_makers": {"name": "Hiro"}}]"#))
+            }
         }
     }
 

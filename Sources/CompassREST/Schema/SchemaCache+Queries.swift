@@ -116,9 +116,9 @@ extension SchemaCache {
                  'returnsSet', p.proretset,
                  'returnsVoid', p.prorettype = 'pg_catalog.void'::regtype,
                  -- A bare `record` (no OUT columns) is read as a value: its row carries its own column names.
-                 'returnsComposite', t.typtype = 'c' OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
+                 'returnsComposite', rt.typtype = 'c' OR coalesce(p.proargmodes && ARRAY['o', 'b', 't']::"char"[], false),
                  'returnTable', (SELECT rc.relname FROM pg_catalog.pg_class AS rc
-                                  WHERE rc.oid = t.typrelid AND rc.relnamespace = n.oid),
+                                  WHERE rc.oid = rt.typrelid AND rc.relnamespace = n.oid),
                  'volatility', p.provolatile,
                  -- The type's own name: a domain named after a media type (`"text/plain"`) says how to send it.
                  'returnTypeName', t.typname)
@@ -126,6 +126,8 @@ extension SchemaCache {
           FROM pg_catalog.pg_proc AS p
           JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
           JOIN pg_catalog.pg_type AS t ON t.oid = p.prorettype
+          -- A domain over a table's row type returns that table's rows (embeds, select=).
+          JOIN pg_catalog.pg_type AS rt ON rt.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
          WHERE n.nspname = \(schema) AND p.prokind = 'f'
            AND p.prorettype <> 'pg_catalog.trigger'::regtype
         """
