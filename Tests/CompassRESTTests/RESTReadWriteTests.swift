@@ -75,6 +75,16 @@ struct RESTReadWriteTests {
             let inner = try await rest.request(
                 .get, "interactions?select=id,school:schools!inner(name)&school.name=eq.Nowhere", token: token)
             #expect(inner.body == "[]")
+            #expect(inner.header("Warning") == nil)
+            // The relation's name stands for its alias, with PostgREST's deprecation warning.
+            let legacy = try await rest.request(
+                .get, "interactions?select=id,school:schools!inner(name)&schools.name=eq.Nowhere", token: token)
+            #expect(legacy.body == "[]")
+            #expect(legacy.header("Warning")?.contains("Update `schools` to `school` in query string filters, orders or limits.") == true)
+            let legacyLimit = try await rest.request(
+                .get, "schools?select=name,first:coaches(first_name)&coaches.limit=1&family_unit_id=eq.\(Demo.riveraFamily)",
+                token: try await rest.token(Demo.maria))
+            #expect(legacyLimit.array.allSatisfy { ($0["first"] as? [Any])?.count ?? -1 <= 1 })
             let ordered = try await rest.request(
                 .get, "interactions?select=id,school:schools(name)&order=school(name).asc&school_id=not.is.null", token: token)
             let names = ordered.array.compactMap { ($0["school"] as? [String: Any])?["name"] as? String }

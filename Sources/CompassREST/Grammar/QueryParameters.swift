@@ -20,6 +20,8 @@ public struct QueryParameters: Sendable, Hashable {
     public var limits: [EmbedPath: Int] = [:]
     /// `offset=` per embed.
     public var offsets: [EmbedPath: Int] = [:]
+    /// Relation names that stood for an aliased embed's key (see ``resolveLegacyTargetNames()``).
+    public var legacyTargets: [(relation: String, alias: String)] = []
     /// `columns=`: the body keys an insert or update uses.
     public var columns: [String]?
     /// `on_conflict=`: the unique columns an upsert resolves on.
@@ -75,6 +77,7 @@ public struct QueryParameters: Sendable, Hashable {
                 }
             }
         }
+        resolveLegacyTargetNames()
     }
 
     /// The embed path of a reserved key: `actor.order` → `["actor"]`; `not.` is not part of it.

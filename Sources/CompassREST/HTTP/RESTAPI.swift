@@ -114,6 +114,7 @@ public struct RESTAPI: CompassAPI {
             reply = try await call(function: name, cache: cache, request: parsed, body: body)
         }
         if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
+        if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
         return reply
     }
 
