@@ -12,10 +12,11 @@ extension RESTAPI {
         } else {
             arguments = .pairs(request.parameters.arguments)
         }
-        let range = try request.range()
-        let plan = try CallPlanner.plan(
+        let range = try request.range().limited(to: configuration.maximumRows)
+        var plan = try CallPlanner.plan(
             name: name, arguments: arguments, isPost: request.method == .post, cache: cache, parameters: request.parameters,
             range: range)
+        plan.read = plan.read?.limitingEmbeds(to: configuration.maximumRows)
         let media = request.mediaType
         if case .text(let type) = media.shape, !plan.function.returnsScalar || plan.function.returnTypeName != type {
             throw .unavailableMediaTypes([type])

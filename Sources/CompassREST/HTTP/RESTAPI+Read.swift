@@ -4,9 +4,9 @@ import Hummingbird
 extension RESTAPI {
     /// GET/HEAD `/rest/v1/{table}`: 200, 206 for a partial window of a counted total, 416 past its end.
     func read(table: TableInfo, cache: SchemaCache, request: RESTRequest) async throws(RESTError) -> Response {
-        let range = try request.range()
+        let range = try request.range().limited(to: configuration.maximumRows)
         var planner = ReadPlanner(cache: cache)
-        let plan = try planner.plan(table: table, parameters: request.parameters, range: range)
+        let plan = try planner.plan(table: table, parameters: request.parameters, range: range).limitingEmbeds(to: configuration.maximumRows)
         let media = request.mediaType
         let statement = ReadQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,

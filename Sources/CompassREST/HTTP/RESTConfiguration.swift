@@ -9,7 +9,8 @@ import Foundation
 /// `COMPASS_REST_MAX_BODY_BYTES` (default 1 MiB) caps write and RPC bodies,
 /// `COMPASS_REST_MAX_REPLY_BYTES` (default 16 MiB) the JSON a reply carries,
 /// `COMPASS_REST_MAX_EMBED_DEPTH` (default 8) how deeply `select=` may nest embeds,
-/// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter, and
+/// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter,
+/// `COMPASS_REST_MAX_ROWS` (default none) caps the rows of reads and calls at every level, and
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
 /// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated.
@@ -31,6 +32,9 @@ public struct RESTConfiguration: Sendable {
     public var requiresFilteredWrites = true
     /// How a request's transaction ends; by default it commits unless `Prefer: tx=rollback` asks otherwise.
     public var transactionEnd = TransactionEnd.commitAllowOverride
+    /// The most rows a read or a call returns at each level (PostgREST's `db-max-rows`,
+    /// `COMPASS_REST_MAX_ROWS`); nil for no limit. Writes return every row they touched.
+    public var maximumRows: Int?
 
     /// The defaults.
     public init() {}
@@ -41,6 +45,7 @@ public struct RESTConfiguration: Sendable {
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_REPLY_BYTES") { maximumReplyBytes = bytes }
         if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
+        maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
         if let text = environment.string("COMPASS_REST_SCHEMAS") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {
