@@ -15,7 +15,7 @@ extension RESTAPI {
         let range = try request.range()
         let plan = try CallPlanner.plan(
             name: name, arguments: arguments, isPost: request.method == .post, cache: cache, parameters: request.parameters,
-            range: range)
+            range: range, allowsAggregates: configuration.allowsAggregates)
         let media = request.mediaType
         if case .text(let type) = media.shape, !plan.function.returnsScalar || plan.function.returnTypeName != type {
             throw .unavailableMediaTypes([type])

@@ -12,7 +12,9 @@ import Foundation
 /// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter, and
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
-/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated.
+/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated, and
+/// `COMPASS_REST_AGGREGATES` (PostgREST's `db-aggregates-enabled`, default false) whether `select=`
+/// may aggregate (`count()`, `amount.sum()`, …).
 public struct RESTConfiguration: Sendable {
     /// The exposed schemas (PostgREST's `db-schemas`, `COMPASS_REST_SCHEMAS`): the first is the
     /// default; a request names another with `Accept-Profile` (GET, HEAD) or `Content-Profile`.
@@ -31,6 +33,9 @@ public struct RESTConfiguration: Sendable {
     public var requiresFilteredWrites = true
     /// How a request's transaction ends; by default it commits unless `Prefer: tx=rollback` asks otherwise.
     public var transactionEnd = TransactionEnd.commitAllowOverride
+    /// Whether `select=` may name aggregates (`count()`, `amount.sum()`, grouped by the other
+    /// columns). Off by default, as PostgREST: one request could make Postgres aggregate a whole table.
+    public var allowsAggregates = false
 
     /// The defaults.
     public init() {}
@@ -41,6 +46,7 @@ public struct RESTConfiguration: Sendable {
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_REPLY_BYTES") { maximumReplyBytes = bytes }
         if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
+        if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
         if let text = environment.string("COMPASS_REST_SCHEMAS") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {
