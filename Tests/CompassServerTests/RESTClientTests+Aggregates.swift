@@ -12,12 +12,7 @@ extension RESTClientTests {
         """
 
     static func checkAggregates(harness: ServerHarness, python: String, tokens: [String: String]) async throws {
-        try await harness.database.run(script: aggregatesSQL)
-        _ = try await harness.server.rest.store.reload()
-        let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/rest_aggregates.py").path
-        let run = try await ChildProcess.run(
-            [python, script, harness.url, harness.keys.anon, try json(["sofia": tokens["sofia"]!])], timeout: .seconds(120))
-        #expect(run.code == 0, "python client failed: \(run.error.suffix(3000))")
-        #expect(run.output.split(separator: "\n").last?.contains("embedded counts") == true)
+        try await runAsSofia(
+            "rest_aggregates.py", after: aggregatesSQL, harness: harness, python: python, tokens: tokens, lastCheck: "embedded counts")
     }
 }
