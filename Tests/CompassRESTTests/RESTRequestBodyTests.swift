@@ -123,6 +123,10 @@ struct RESTRequestBodyTests {
             #expect(asJSON.body == #""JSON""#)
             let notPlain = try await rest.request(.post, "rpc/rest_body_add", headers: ["Accept": "text/plain"], body: #"{"a":1,"b":1}"#)
             #expect(notPlain.isError("PGRST107", status: 406))
+            // Only a single value is sent as it is: a set of them is not, as PostgREST refuses it.
+            let several = try await rest.request(.post, "rpc/rest_body_echoes", headers: ["Content-Type": "text/plain", "Accept": "text/plain"], body: "hi")
+            #expect(several.isError("PGRST107", status: 406))
+            #expect(several.object["message"] as? String == "None of these media types are available: text/plain")
             let noText = try await rest.request(.post, "rpc/rest_body_add", headers: ["Content-Type": "text/plain"], body: "1")
             #expect(noText.isError("PGRST202", status: 404))
             #expect(noText.object["message"] as? String == "Could not find the function public.rest_body_add in the schema cache")

@@ -16,12 +16,21 @@ extension RESTClientTests {
         """
 
     static func checkComputed(harness: ServerHarness, python: String, tokens: [String: String]) async throws {
-        try await harness.database.run(script: computedSQL)
+        try await runAsSofia(
+            "rest_computed.py", after: computedSQL, harness: harness, python: python, tokens: tokens, lastCheck: "data representations")
+    }
+
+    /// Runs `setup` (then reloads the schema cache) and a script of `Python/` as Sofia; the
+    /// script asserts, and its last line names the checks it passed.
+    static func runAsSofia(
+        _ name: String, after setup: String, harness: ServerHarness, python: String, tokens: [String: String], lastCheck: String
+    ) async throws {
+        try await harness.database.run(script: setup)
         _ = try await harness.server.rest.store.reload()
-        let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/rest_computed.py").path
+        let script = TestCluster.repositoryRoot.appendingPathComponent("Tests/CompassServerTests/Python/" + name).path
         let run = try await ChildProcess.run(
             [python, script, harness.url, harness.keys.anon, try json(["sofia": tokens["sofia"]!])], timeout: .seconds(120))
         #expect(run.code == 0, "python client failed: \(run.error.suffix(3000))")
-        #expect(run.output.split(separator: "\n").last?.contains("data representations") == true)
+        #expect(run.output.split(separator: "\n").last?.contains(lastCheck) == true)
     }
 }

@@ -147,6 +147,11 @@ extension RESTError {
             details: "Invalid preferences: " + preferences.joined(separator: ", "))
     }
 
+    /// PGRST123, 400: an aggregate in `select=` while aggregates are disabled (`COMPASS_REST_AGGREGATES`).
+    static var aggregatesNotAllowed: RESTError {
+        RESTError(status: 400, code: "PGRST123", message: "Use of aggregate functions is not allowed")
+    }
+
     /// PGRST124, 400: `handling=strict` with `max-affected=n`, and the statement touched more rows.
     static func maxAffectedExceeded(rows: Int) -> RESTError {
         RESTError(
@@ -171,6 +176,7 @@ extension RESTError {
         let details =
             switch feature {
             case .filtersOnFunctionWithoutTable: "Filters apply only to functions that return rows of an exposed table"
+            case .aggregatesInToManySpread: "Aggregates are not implemented for one-to-many or many-to-many spreads."
             }
         return RESTError(status: 400, code: "PGRST127", message: "Feature not implemented", details: details)
     }

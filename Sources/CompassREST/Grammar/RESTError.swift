@@ -85,6 +85,8 @@ extension RESTError {
     enum UnsupportedFeature: Sendable, Hashable {
         /// Filters on `/rpc/fn` when `fn` does not return rows of an exposed table.
         case filtersOnFunctionWithoutTable
+        /// An aggregate inside a to-many spread (`...rel(col.sum())`), which PostgREST refuses too.
+        case aggregatesInToManySpread
     }
 
     /// Why a bearer token is refused (PGRST301/PGRST303).

@@ -46,11 +46,15 @@ public struct SelectColumn: Sendable, Hashable {
     public var field: FieldReference
     /// The key it is returned under, when renamed.
     public var alias: String?
-    /// A cast applied to the value (`::text`).
+    /// A cast applied to the value (`::text`); with an aggregate, to its input.
     public var cast: String?
+    /// `.sum()` and the like after the column (`count()` alone counts rows: its field is `*`).
+    public var aggregate: AggregateFunction?
+    /// A cast applied to the aggregate's result (`amount.sum()::text`).
+    public var aggregateCast: String?
 
     /// Whether this is the `*` wildcard.
-    public var isStar: Bool { field.name == "*" && field.jsonPath.isEmpty }
+    public var isStar: Bool { field.name == "*" && field.jsonPath.isEmpty && aggregate == nil }
 }
 
 /// An embedded resource: rows of a related table, nested under the parent row.

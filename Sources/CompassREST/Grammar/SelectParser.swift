@@ -1,4 +1,5 @@
-/// Parses `select=`: `*`, `alias:column->path::cast`, `alias:relation!hint!inner(…)`, `...relation(…)`, nested.
+/// Parses `select=`: `*`, `alias:column->path::cast`, `alias:column::cast.sum()::cast`, `alias:count()::cast`,
+/// `alias:relation!hint!inner(…)`, `...relation(…)`, nested.
 ///
 /// ```swift
 /// let items = try SelectParser.parse("*,actor:profiles!actor_id(username,full_name)")
@@ -43,20 +44,43 @@ enum SelectParser {
             return .embed(spread)
         }
         let alias = aliasPrefix(&scanner)
+        let start = scanner.position
         let name = try scanner.fieldName()
+        if name == "count", scanner.position - start == 5, scanner.consume("()") {
+            // `count()`: the rows of the level (or of each group), never an embed named `count`.
+            var column = SelectColumn(field: FieldReference(name: "*"), alias: alias, cast: nil, aggregate: .count)
+            column.aggregateCast = try castSuffix(&scanner)
+            try end(&scanner)
+            return .column(column)
+        }
         if scanner.current == "!" || scanner.current == "(" {
             return .embed(try embed(&scanner, relation: name, alias: alias, depth: depth + 1, maximumDepth: maximumDepth))
         }
         let path = try scanner.jsonPath()
-        var cast: String?
-        if scanner.consume("::") {
-            let start = scanner.position
-            while let character = scanner.current, GrammarScanner.isIdentifierCharacter(character) { scanner.position += 1 }
-            guard scanner.position > start else { throw scanner.failure(expecting: ["letter or digit"]) }
-            cast = String(scanner.characters[start..<scanner.position]).trimmingSpaces
+        var column = SelectColumn(field: FieldReference(name: name, jsonPath: path), alias: alias, cast: try castSuffix(&scanner))
+        if let aggregate = aggregateSuffix(&scanner) {
+            column.aggregate = aggregate
+            column.aggregateCast = try castSuffix(&scanner)
         }
         try end(&scanner)
-        return .column(SelectColumn(field: FieldReference(name: name, jsonPath: path), alias: alias, cast: cast))
+        return .column(column)
+    }
+
+    /// `::type`, if present.
+    private static func castSuffix(_ scanner: inout GrammarScanner) throws(RESTError) -> String? {
+        guard scanner.consume("::") else { return nil }
+        let start = scanner.position
+        while let character = scanner.current, GrammarScanner.isIdentifierCharacter(character) { scanner.position += 1 }
+        guard scanner.position > start else { throw scanner.failure(expecting: ["letter or digit"]) }
+        return String(scanner.characters[start..<scanner.position]).trimmingSpaces
+    }
+
+    /// `.sum()`, `.avg()`, `.count()`, `.max()` or `.min()`, if next; otherwise the cursor is left alone.
+    private static func aggregateSuffix(_ scanner: inout GrammarScanner) -> AggregateFunction? {
+        for function in AggregateFunction.allCases where scanner.consume("." + function.rawValue + "()") {
+            return function
+        }
+        return nil
     }
 
     /// `alias:` (one colon, not `::`) before a name, if present; otherwise the cursor is left alone.
@@ -108,7 +132,7 @@ enum SelectParser {
     private static func end(_ scanner: inout GrammarScanner) throws(RESTError) {
         scanner.skipWhitespace()
         guard scanner.isAtEnd || scanner.current == "," || scanner.current == ")" else {
-            throw scanner.failure(expecting: ["\"::\"", "\")\"", "\",\"", "end of input"])
+            throw scanner.failure(expecting: ["\"::\"", "\".\"", "\")\"", "\",\"", "end of input"])
         }
     }
 }

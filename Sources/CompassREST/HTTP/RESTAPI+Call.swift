@@ -15,10 +15,13 @@ extension RESTAPI {
         let range = try request.range().limited(to: configuration.maximumRows)
         var plan = try CallPlanner.plan(
             name: name, arguments: arguments, isPost: request.method == .post, cache: cache, parameters: request.parameters,
-            range: range)
+            range: range, allowsAggregates: configuration.allowsAggregates)
         plan.read = plan.read?.limitingEmbeds(to: configuration.maximumRows)
         let media = request.mediaType
-        if case .text(let type) = media.shape, !plan.function.returnsScalar || plan.function.returnTypeName != type {
+        // A media type's domain is sent as it is for one value only (not a set of them), as PostgREST.
+        if case .text(let type) = media.shape,
+            !plan.function.returnsScalar || plan.function.returnsSet || plan.function.returnTypeName != type
+        {
             throw .unavailableMediaTypes([type])
         }
         if media.shape == .csv, plan.function.returnsScalar || plan.function.returnsVoid {

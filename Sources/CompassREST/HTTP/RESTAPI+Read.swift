@@ -5,7 +5,7 @@ extension RESTAPI {
     /// GET/HEAD `/rest/v1/{table}`: 200, 206 for a partial window of a counted total, 416 past its end.
     func read(table: TableInfo, cache: SchemaCache, request: RESTRequest) async throws(RESTError) -> Response {
         let range = try request.range().limited(to: configuration.maximumRows)
-        var planner = ReadPlanner(cache: cache)
+        var planner = ReadPlanner(cache: cache, allowsAggregates: configuration.allowsAggregates)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range).limitingEmbeds(to: configuration.maximumRows)
         let media = request.mediaType
         let statement = ReadQueryBuilder.statement(

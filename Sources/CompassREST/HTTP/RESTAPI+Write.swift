@@ -12,7 +12,8 @@ extension RESTAPI {
         }
         let plan = try MutationPlanner.plan(
             method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
-            body: requestBody, requiresFilters: configuration.requiresFilteredWrites)
+            body: requestBody, requiresFilters: configuration.requiresFilteredWrites,
+            allowsAggregates: configuration.allowsAggregates)
         let media = request.mediaType
         let location = method == .post && preferences.representation == .headersOnly
         let statement = MutationQueryBuilder.statement(

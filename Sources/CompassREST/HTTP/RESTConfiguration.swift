@@ -10,10 +10,12 @@ import Foundation
 /// `COMPASS_REST_MAX_REPLY_BYTES` (default 16 MiB) the JSON a reply carries,
 /// `COMPASS_REST_MAX_EMBED_DEPTH` (default 8) how deeply `select=` may nest embeds,
 /// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter,
-/// `COMPASS_REST_MAX_ROWS` (default none) caps the rows of reads and calls at every level, and
+/// `COMPASS_REST_MAX_ROWS` (default none) caps the rows of reads and calls at every level,
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
-/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated.
+/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated, and
+/// `COMPASS_REST_AGGREGATES` (PostgREST's `db-aggregates-enabled`, default false) whether `select=`
+/// may aggregate (`count()`, `amount.sum()`, …).
 public struct RESTConfiguration: Sendable {
     /// The exposed schemas (PostgREST's `db-schemas`, `COMPASS_REST_SCHEMAS`): the first is the
     /// default; a request names another with `Accept-Profile` (GET, HEAD) or `Content-Profile`.
@@ -35,6 +37,9 @@ public struct RESTConfiguration: Sendable {
     /// The most rows a read or a call returns at each level (PostgREST's `db-max-rows`,
     /// `COMPASS_REST_MAX_ROWS`); nil for no limit. Writes return every row they touched.
     public var maximumRows: Int?
+    /// Whether `select=` may name aggregates (`count()`, `amount.sum()`, grouped by the other
+    /// columns). Off by default, as PostgREST: one request could make Postgres aggregate a whole table.
+    public var allowsAggregates = false
 
     /// The defaults.
     public init() {}
@@ -46,6 +51,7 @@ public struct RESTConfiguration: Sendable {
         if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
         maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
+        if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
         if let text = environment.string("COMPASS_REST_SCHEMAS") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {

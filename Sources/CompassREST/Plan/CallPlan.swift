@@ -29,7 +29,8 @@ struct CallPlan: Sendable {
 /// POST) one whose single unnamed parameter takes the body's media type whole.
 enum CallPlanner {
     static func plan(
-        name: String, arguments: CallArguments, isPost: Bool, cache: SchemaCache, parameters: QueryParameters, range: RowRange
+        name: String, arguments: CallArguments, isPost: Bool, cache: SchemaCache, parameters: QueryParameters, range: RowRange,
+        allowsAggregates: Bool = false
     ) throws(RESTError) -> CallPlan {
         let keys = Set(arguments.keys)
         let overloads = cache.functions[name] ?? []
@@ -51,7 +52,7 @@ enum CallPlanner {
         var read: ReadPlan?
         var plannedRange = range
         if let table = function.returnTable.flatMap({ cache.tables[$0] }) ?? function.outputTable {
-            var planner = ReadPlanner(cache: cache)
+            var planner = ReadPlanner(cache: cache, allowsAggregates: allowsAggregates)
             read = try planner.plan(table: table, parameters: parameters, range: range)
             plannedRange = .all
         } else if !parameters.filters.isEmpty || !parameters.logic.isEmpty {

@@ -41,14 +41,15 @@ enum MutationPlanner {
     /// `requiresFilters` refuses an update or delete of every row (21000), as `pg-safeupdate` would.
     static func plan(
         method: RESTMethod, table: TableInfo, cache: SchemaCache, parameters: QueryParameters,
-        preferences: Preferences, body: RequestBody?, requiresFilters: Bool
+        preferences: Preferences, body: RequestBody?, requiresFilters: Bool,
+        allowsAggregates: Bool = false
     ) throws(RESTError) -> MutationPlan {
         if let columns = parameters.columns {
             for name in columns where table.column(name) == nil {
                 throw .columnNotFound(name, table: table.name)
             }
         }
-        var planner = ReadPlanner(cache: cache)
+        var planner = ReadPlanner(cache: cache, allowsAggregates: allowsAggregates)
         let read = try planner.plan(table: table, parameters: parameters, range: .all, rootFilters: false)
         var conditions: [LogicTree] = []
         let kind: MutationPlan.Kind

@@ -15,6 +15,9 @@ struct ReadPlan: Sendable {
     var order: [OrderTerm]
     /// `limit`/`offset` at this level.
     var range: RowRange
+    /// A to-one spread's level: its aggregates are applied by the level it spreads into (see
+    /// ``hoistedAggregates``), so they count the parent's rows, as PostgREST hoists them.
+    var hoistsAggregates = false
 
     /// The embed a filter, order or relation term names (by alias, else relation).
     func embed(named name: String) -> EmbedPlan? {
@@ -31,8 +34,14 @@ struct PlannedColumn: Sendable {
     var cast: StaticString?
     /// The column's `domain -> json` data representation, applied before any cast.
     var format: CastFunction?
+    /// An aggregate over the column (`*` with `count`: the rows), applied after ``cast``.
+    var aggregate: AggregateFunction?
+    /// A checked cast of the aggregate's result.
+    var aggregateCast: StaticString?
 
     var isStar: Bool { field.name == "*" && key == nil }
+    /// `count()`: counts rows, not a column's values.
+    var countsRows: Bool { field.name == "*" && aggregate == .count }
 }
 
 /// One embedded resource and the relationship it follows.

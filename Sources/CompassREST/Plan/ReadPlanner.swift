@@ -6,10 +6,13 @@
 /// ```
 struct ReadPlanner {
     let cache: SchemaCache
+    /// Whether `select=` may name aggregates (``RESTConfiguration/allowsAggregates``).
+    let allowsAggregates: Bool
     private var nextAlias = 0
 
-    init(cache: SchemaCache) {
+    init(cache: SchemaCache, allowsAggregates: Bool = false) {
         self.cache = cache
+        self.allowsAggregates = allowsAggregates
     }
 
     /// The plan for reading `table` (or the rows a mutation returns from it).
@@ -17,6 +20,7 @@ struct ReadPlanner {
         table: TableInfo, parameters: QueryParameters, range: RowRange, rootFilters: Bool = true
     ) throws(RESTError) -> ReadPlan {
         try checkRelationships(from: table, items: parameters.select)
+        if !allowsAggregates, Self.namesAggregate(parameters.select) { throw .aggregatesNotAllowed }
         var root = try node(table: table, alias: table.name, items: parameters.select, path: [], parameters: parameters)
         root.range = range
         for (path, filter) in parameters.filters where rootFilters || !path.isEmpty {
@@ -46,10 +50,12 @@ struct ReadPlanner {
         }
     }
 
+    /// One level; `hoists` marks a to-one spread, whose aggregates its parent applies.
     private mutating func node(
-        table: TableInfo, alias: String, items: [SelectItem], path: [String], parameters: QueryParameters
+        table: TableInfo, alias: String, items: [SelectItem], path: [String], parameters: QueryParameters, hoists: Bool = false
     ) throws(RESTError) -> ReadPlan {
         var plan = ReadPlan(table: table, alias: alias, columns: [], embeds: [], conditions: [], order: [], range: .all)
+        plan.hoistsAggregates = hoists
         for item in items {
             switch item {
             case .column(let column):
@@ -57,24 +63,60 @@ struct ReadPlanner {
                     plan.columns += Self.star(of: table)
                     continue
                 }
-                let field = try Self.resolve(column.field, in: table)
-                plan.columns.append(PlannedColumn(
-                    field: field, key: column.alias ?? column.field.defaultAlias,
-                    cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) },
-                    format: field.jsonPath.isEmpty ? table.column(field.name)?.representations.toJSON : nil))
+                plan.columns.append(try Self.planned(column, in: table))
             case .embed(let embed):
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
                 let child = try cache.table(named: relationship.foreignTable)
                 nextAlias += 1
                 let childPath = path + [embed.name]
                 var childPlan = try node(
-                    table: child, alias: "pgrst_\(nextAlias)", items: embed.items, path: childPath, parameters: parameters)
+                    table: child, alias: "pgrst_\(nextAlias)", items: embed.items, path: childPath, parameters: parameters,
+                    hoists: embed.isSpread && relationship.isToOne)
                 childPlan.range = RowRange(offset: parameters.offsets[childPath] ?? 0, limit: parameters.limits[childPath])
+                if embed.isSpread, !relationship.isToOne, childPlan.containsAggregates { throw .notImplemented(.aggregatesInToManySpread) }
                 plan.embeds.append(EmbedPlan(
                     name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan, isSpread: embed.isSpread))
             }
         }
+        if plan.isGrouped {
+            // Grouping names every other output, so `*` becomes the table's columns.
+            plan.columns = plan.columns.flatMap { $0.isStar ? Self.columns(of: table) : [$0] }
+            if !allowsAggregates, plan.groupsByOtherOutputs { throw .aggregatesNotAllowed }
+        }
         return plan
+    }
+
+    /// A selected column checked against the table: its cast, its aggregate and the aggregate's
+    /// cast from the fixed list; a bare `count` that names no column counts rows, as it does in
+    /// PostgREST (Postgres reads `t.count` as `count(t)`).
+    private static func planned(_ column: SelectColumn, in table: TableInfo) throws(RESTError) -> PlannedColumn {
+        let aggregateCast = try column.aggregateCast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }
+        if column.field.name == "*", column.aggregate == .count {
+            return PlannedColumn(
+                field: column.field, key: column.alias ?? "count", cast: nil, aggregate: .count, aggregateCast: aggregateCast)
+        }
+        if column.field.name == "count", column.field.jsonPath.isEmpty, column.aggregate == nil, table.column("count") == nil,
+            table.computedFields["count"] == nil
+        {
+            let cast = try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }
+            return PlannedColumn(field: FieldReference(name: "*"), key: column.alias ?? "count", cast: nil, aggregate: .count, aggregateCast: cast)
+        }
+        let field = try resolve(column.field, in: table)
+        return PlannedColumn(
+            field: field, key: column.alias ?? column.aggregate?.rawValue ?? column.field.defaultAlias,
+            cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) },
+            format: field.jsonPath.isEmpty ? table.column(field.name)?.representations.toJSON : nil,
+            aggregate: column.aggregate, aggregateCast: aggregateCast)
+    }
+
+    /// Whether `select=` names an aggregate at any level (`count` as a bare column aside).
+    private static func namesAggregate(_ items: [SelectItem]) -> Bool {
+        items.contains { item in
+            switch item {
+            case .column(let column): column.aggregate != nil
+            case .embed(let embed): namesAggregate(embed.items)
+            }
+        }
     }
 
     /// Applies `change` to the node at `path`, or PGRST108 when no embed has that name.
@@ -100,7 +142,12 @@ struct ReadPlanner {
         guard table.columns.contains(where: { $0.representations.toJSON != nil }) else {
             return [PlannedColumn(field: star, key: nil, cast: nil)]
         }
-        return table.columns.map { column in
+        return columns(of: table)
+    }
+
+    /// Every column of the table, each under its name (through its data representation).
+    private static func columns(of table: TableInfo) -> [PlannedColumn] {
+        table.columns.map { column in
             PlannedColumn(
                 field: FieldReference(name: column.name, columnType: column.type), key: column.name, cast: nil,
                 format: column.representations.toJSON)
@@ -156,6 +203,12 @@ struct ReadPlanner {
         }
         guard embed.relationship.isToOne else {
             throw .relatedOrderNotToOne(table: node.table.name, relation: relation)
+        }
+        // A key the embed's level renamed (`...rel(category:name)&order=rel(category)`) orders by that output.
+        if term.field.jsonPath.isEmpty, embed.plan.table.column(term.field.name) == nil,
+            embed.plan.table.computedFields[term.field.name] == nil, embed.outputKeys.contains(term.field.name)
+        {
+            return resolved
         }
         resolved.field = try resolve(term.field, in: embed.plan.table)
         return resolved

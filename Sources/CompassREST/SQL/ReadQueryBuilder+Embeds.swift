@@ -5,16 +5,30 @@ extension ReadQueryBuilder {
     /// The parent's select-list entries for its embeds: `row_to_json` of a to-one row, the
     /// aggregate of a to-many one, or for a spread the embed's own keys (`"alias".*` when
     /// to-one, one array per key when to-many). Embeds that select nothing add nothing.
-    static func embedOutputs(_ plan: ReadPlan) -> [SQLBuilder] {
-        var outputs: [SQLBuilder] = []
+    static func embedOutputs(_ plan: ReadPlan) -> [Output] {
+        var outputs: [Output] = []
         for embed in plan.embeds where !embed.isHidden {
             let alias = embed.plan.alias
             switch (embed.isSpread, embed.relationship.isToOne) {
+            case (true, true) where plan.isGrouped:
+                // Key by key: the spread's hoisted aggregates are applied here, the rest group.
+                let hoisted = embed.plan.hoistedAggregates
+                for key in embed.outputKeys {
+                    var sql = SQLBuilder()
+                    if let (function, cast) = hoisted[key] {
+                        sql.append(aggregate: function, cast: cast) { sql in sql.append(column: key, of: alias) }
+                    } else {
+                        sql.append(column: key, of: alias)
+                    }
+                    sql.append(" AS ")
+                    sql.append(identifier: key)
+                    outputs.append(Output(sql: sql, isAggregate: hoisted[key] != nil))
+                }
             case (true, true):
                 var sql = SQLBuilder()
                 sql.append(identifier: alias)
                 sql.append(".*")
-                outputs.append(sql)
+                outputs.append(Output(sql: sql))
             case (true, false):
                 for key in embed.outputKeys {
                     var sql = SQLBuilder()
@@ -22,7 +36,7 @@ extension ReadQueryBuilder {
                     sql.append(column: key, of: alias)
                     sql.append(", '[]'::json) AS ")
                     sql.append(identifier: key)
-                    outputs.append(sql)
+                    outputs.append(Output(sql: sql))
                 }
             case (false, true):
                 var sql = SQLBuilder()
@@ -30,14 +44,14 @@ extension ReadQueryBuilder {
                 sql.append(identifier: alias)
                 sql.append(".*)::jsonb AS ")
                 sql.append(identifier: embed.name)
-                outputs.append(sql)
+                outputs.append(Output(sql: sql))
             case (false, false):
                 var sql = SQLBuilder()
                 sql.append("COALESCE(")
                 sql.append(column: alias, of: alias)
                 sql.append(", '[]'::jsonb) AS ")
                 sql.append(identifier: embed.name)
-                outputs.append(sql)
+                outputs.append(Output(sql: sql))
             }
         }
         return outputs

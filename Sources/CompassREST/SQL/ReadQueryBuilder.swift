@@ -17,38 +17,9 @@ enum ReadQueryBuilder {
     ) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("SELECT ")
-        var outputs = 0
-        func separator() {
-            if outputs > 0 { sql.append(", ") }
-            outputs += 1
-        }
-        for column in plan.columns {
-            separator()
-            if column.isStar {
-                sql.append(identifier: plan.alias)
-                sql.append(".*")
-                continue
-            }
-            if let cast = column.cast {
-                // The cast wraps the whole path: `->>key::int` casts the value, not the key.
-                sql.append("CAST(")
-                sql.append(output: column, of: plan.alias)
-                sql.append(" AS ")
-                sql.append(cast)
-                sql.append(")")
-            } else {
-                sql.append(output: column, of: plan.alias)
-            }
-            if let key = column.key {
-                sql.append(" AS ")
-                sql.append(identifier: key)
-            }
-        }
-        for output in embedOutputs(plan) {
-            separator()
-            sql.append(output)
-        }
-        if outputs == 0 { sql.append("NULL") }
+        let outputs = selectList(plan)
+        sql.append(outputs, separator: ", ") { sql, output in sql.append(output.sql) }
+        if outputs.isEmpty { sql.append("NULL") }
         sql.append(" FROM ")
         switch (source, parent?.relationship.function) {
         case (.table, let function?): sql.append(function, of: parent!.alias)
@@ -75,6 +46,14 @@ enum ReadQueryBuilder {
         if !conditions.isEmpty {
             sql.append(" WHERE ")
             sql.append(conditions, separator: " AND ") { sql, condition in sql.append(condition) }
+        }
+        if plan.isGrouped {
+            // By position: a JSON path's keys are parameters, which Postgres would not match twice.
+            let groups = outputs.indices.filter { !outputs[$0].isAggregate }
+            if !groups.isEmpty {
+                sql.append(" GROUP BY ")
+                sql.append(groups, separator: ", ") { sql, index in sql.append(ordinal: index + 1) }
+            }
         }
         if includeRange {
             appendOrder(plan, to: &sql)

@@ -35,6 +35,11 @@ struct SQLBuilder {
         append(column: name, of: schema)
     }
 
+    /// A select-list position (`GROUP BY 1, 3`): a number the builder counted, never request text.
+    mutating func append(ordinal: Int) {
+        text += String(ordinal)
+    }
+
     /// A value as the next `$n` parameter (text format, typed by Postgres from its context).
     mutating func bind(_ value: String?) {
         binds.append(value)

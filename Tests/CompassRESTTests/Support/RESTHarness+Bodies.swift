@@ -27,8 +27,10 @@ extension RESTHarness {
         CREATE FUNCTION public.rest_body_shout(text) RETURNS public."text/plain" LANGUAGE sql IMMUTABLE
             AS 'SELECT upper($1)::public."text/plain"';
         CREATE FUNCTION public.rest_body_size(bytea) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT length($1)';
+        CREATE FUNCTION public.rest_body_echoes(text) RETURNS SETOF public."text/plain" LANGUAGE sql IMMUTABLE
+            AS 'SELECT $1::public."text/plain" UNION ALL SELECT $1::public."text/plain"';
         GRANT EXECUTE ON FUNCTION public.rest_body_join(text[]), public.rest_body_add(int, int),
-            public.rest_body_shout(text), public.rest_body_size(bytea) TO anon, authenticated, service_role;
+            public.rest_body_shout(text), public.rest_body_size(bytea), public.rest_body_echoes(text) TO anon, authenticated, service_role;
         """
 
     /// Creates the body samples and reloads the schema cache so that they are served.
