@@ -27,6 +27,13 @@ struct RealtimeSession: Sendable {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         let writer = SocketFrameWriter(
             channel: channel, outbox: outbox, metrics: hub.metrics, flusher: hub.flushers.flusher(for: channel.eventLoop))
+        do {
+            try await writer.install()
+        } catch {
+            logger.debug("socket closed before the session started", metadata: ["realtime.error": "\(error)"])
+            registry.removeClient(clientID)
+            return
+        }
         outbox.attach(writer)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await closeWhenAsked(outbound, writer: writer) }
