@@ -1,5 +1,6 @@
 import CompassTestSupport
 import Foundation
+import NIOCore
 import Testing
 
 @testable import CompassRealtime
@@ -74,5 +75,22 @@ struct WebSocketBatchedWriteTests {
             _ = try await sofia.close()
             _ = try await marcus.close()
         }
+    }
+    /// The frames written below NIO's encoder carry RFC 6455's three length forms.
+    @Test(arguments: [(0, 2), (125, 2), (126, 4), (65_535, 4), (65_536, 10), (200_000, 10)])
+    func textFramesHaveTheHeaderTheirLengthNeeds(length: Int, header: Int) throws {
+        let text = String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
+        var buffer = ByteBuffer()
+        WebSocketTextFrame.write(text, to: &buffer)
+        #expect(buffer.readableBytes == header + length)
+        #expect(buffer.readInteger(as: UInt8.self) == 0x81)  // final text frame
+        let marker = try #require(buffer.readInteger(as: UInt8.self))
+        #expect(marker & 0x80 == 0, "a server's frames are not masked")
+        switch header {
+        case 2: #expect(Int(marker) == length)
+        case 4: #expect(marker == 126 && buffer.readInteger(as: UInt16.self).map(Int.init) == length)
+        default: #expect(marker == 127 && buffer.readInteger(as: UInt64.self).map(Int.init) == length)
+        }
+        #expect(buffer.readString(length: buffer.readableBytes) == text)
     }
 }
