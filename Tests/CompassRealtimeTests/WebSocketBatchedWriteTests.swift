@@ -76,6 +76,7 @@ struct WebSocketBatchedWriteTests {
             _ = try await marcus.close()
         }
     }
+
     /// The frames written below NIO's encoder carry RFC 6455's three length forms.
     @Test(arguments: [(0, 2), (125, 2), (126, 4), (65_535, 4), (65_536, 10), (200_000, 10)])
     func textFramesHaveTheHeaderTheirLengthNeeds(length: Int, header: Int) throws {
