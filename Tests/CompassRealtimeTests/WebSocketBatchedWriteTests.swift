@@ -79,19 +79,23 @@ struct WebSocketBatchedWriteTests {
 
     /// The frames written below NIO's encoder carry RFC 6455's three length forms.
     @Test(arguments: [(0, 2), (125, 2), (126, 4), (65_535, 4), (65_536, 10), (200_000, 10)])
-    func textFramesHaveTheHeaderTheirLengthNeeds(length: Int, header: Int) throws {
+    func textFramesHaveTheHeaderTheirLengthNeeds(length: Int, header: Int) {
         let text = String(repeating: "é", count: length / 2) + String(repeating: "x", count: length % 2)
         var buffer = ByteBuffer()
         WebSocketTextFrame.write(text, to: &buffer)
         #expect(buffer.readableBytes == header + length)
-        #expect(buffer.readInteger(as: UInt8.self) == 0x81)  // final text frame
-        let marker = try #require(buffer.readInteger(as: UInt8.self))
+        let first = buffer.readInteger(as: UInt8.self)
+        #expect(first == 0x81)  // final text frame
+        let marker = buffer.readInteger(as: UInt8.self) ?? 0xFF
         #expect(marker & 0x80 == 0, "a server's frames are not masked")
+        let declared: Int?
         switch header {
-        case 2: #expect(Int(marker) == length)
-        case 4: #expect(marker == 126 && buffer.readInteger(as: UInt16.self).map(Int.init) == length)
-        default: #expect(marker == 127 && buffer.readInteger(as: UInt64.self).map(Int.init) == length)
+        case 2: declared = Int(marker)
+        case 4: declared = marker == 126 ? buffer.readInteger(as: UInt16.self).map(Int.init) : nil
+        default: declared = marker == 127 ? buffer.readInteger(as: UInt64.self).map(Int.init) : nil
         }
-        #expect(buffer.readString(length: buffer.readableBytes) == text)
+        #expect(declared == length)
+        let payload = buffer.readString(length: buffer.readableBytes)
+        #expect(payload == text)
     }
 }
