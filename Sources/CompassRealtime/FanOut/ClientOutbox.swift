@@ -4,8 +4,10 @@ import Synchronization
 ///
 /// Producers (the change fan-out, the connection's own replies) never wait: `enqueue`
 /// either appends or, when `capacity` frames are already waiting, drops the backlog and
-/// marks the client for closing (a slow consumer). The connection's writer task takes
-/// frames out in batches and learns from ``next()`` when to close and why.
+/// marks the client for closing (a slow consumer). A connection attaches a
+/// ``ClientOutboxSink`` that takes frames out in batches on its socket's event loop
+/// (``takeForSocket()``); without one (tests), a task takes them with ``next()`` and learns
+/// there when to close and why.
 public final class ClientOutbox: Sendable {
     /// The connection's number, unique in this process.
     public let clientID: Int
@@ -54,6 +56,17 @@ public final class ClientOutbox: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
         /// The watchdog, waiting for a close request.
         var closeWaiter: CheckedContinuation<Void, Never>?
+        /// The socket writer, told once when frames start waiting (instead of `waiter`).
+        var sink: (any ClientOutboxSink)?
+        /// True from telling the sink until it takes the frames: later frames join the same write.
+        var sinkTold = false
+
+        /// The sink, if it has not been told of waiting frames yet.
+        mutating func tellSink() -> (any ClientOutboxSink)? {
+            guard let sink, !sinkTold else { return nil }
+            sinkTold = true
+            return sink
+        }
 
         mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
             defer {
@@ -85,18 +98,40 @@ public final class ClientOutbox: Sendable {
     /// Queues a frame without waiting; a full queue closes the client instead.
     @discardableResult
     public func enqueue(_ frame: Frame) -> EnqueueResult {
-        let (result, waiters) = state.withLock { state -> (EnqueueResult, [CheckedContinuation<Void, Never>]) in
-            guard state.closing == nil else { return (.dropped, []) }
+        let (result, waiters, sink) = state.withLock {
+            state -> (EnqueueResult, [CheckedContinuation<Void, Never>], (any ClientOutboxSink)?) in
+            guard state.closing == nil else { return (.dropped, [], nil) }
             if state.frames.count >= capacity {
                 state.frames.removeAll()
                 state.closing = .slowConsumer
-                return (.overflowed, state.takeWaiters())
+                return (.overflowed, state.takeWaiters(), nil)
             }
             state.frames.append(frame)
-            return (.queued, state.takeWaiters())
+            return (.queued, state.takeWaiters(), state.tellSink())
         }
         for waiter in waiters { waiter.resume() }
+        sink?.framesWaiting()
         return result
+    }
+
+    /// Hands this outbox's frames to `sink` from now on (frames already waiting included).
+    public func attach(_ sink: any ClientOutboxSink) {
+        let told = state.withLock { state -> (any ClientOutboxSink)? in
+            state.sink = sink
+            return state.frames.isEmpty ? nil : state.tellSink()
+        }
+        told?.framesWaiting()
+    }
+
+    /// Every frame waiting, in order, for the attached sink, and whether a close was requested
+    /// (change events are then no longer written); the next frame tells the sink again.
+    public func takeForSocket() -> (frames: [Frame], closing: Bool) {
+        state.withLock { state in
+            state.sinkTold = false
+            var taken: [Frame] = []
+            swap(&taken, &state.frames)
+            return (taken, state.closing != nil)
+        }
     }
 
     /// Queues an encoded message.
@@ -191,4 +226,11 @@ public final class ClientOutbox: Sendable {
             waiter?.resume()
         }
     }
+}
+
+/// Where an outbox's frames go on a live connection: its socket writer.
+public protocol ClientOutboxSink: AnyObject, Sendable {
+    /// Frames started waiting; called once until the sink takes them with ``ClientOutbox/takeForSocket()``.
+    /// Called from any thread, never under the outbox's lock.
+    func framesWaiting()
 }

@@ -6,7 +6,8 @@ struct ParsedChange: Sendable {
     let record: [RealtimeJSONMember]?
     /// The old row's members, cut to what the replica identity provides (UPDATE, DELETE).
     let oldRecord: [RealtimeJSONMember]?
-    private let filterRow: [String: RealtimeJSON]
+    /// The members filters test: the new row for INSERT and UPDATE, what the old row carries for DELETE.
+    private let filterRow: [RealtimeJSONMember]
 
     /// Why a row could not be read.
     struct UnreadableRow: Error {}
@@ -20,10 +21,8 @@ struct ParsedChange: Sendable {
         self.record = record
         self.oldRecord = oldRecord
         // INSERT and UPDATE are tested on the new row; DELETE only on what the old row carries.
-        let tested = change.type == .delete ? oldRecord : record
-        var row: [String: RealtimeJSON] = [:]
-        for member in tested ?? [] { row[member.name] = member.value }
-        self.filterRow = row
+        // Searched in place (a row has few columns): a dictionary per change cost more than the searches.
+        self.filterRow = (change.type == .delete ? oldRecord : record) ?? []
     }
 
     /// True when the new row has a column the metadata does not know (the table changed).
@@ -33,7 +32,8 @@ struct ParsedChange: Sendable {
 
     /// The value a filter on `column` tests; nil when the row does not carry it.
     func filterValue(_ column: String) -> RealtimeJSON? {
-        filterRow[column]
+        // The last of a repeated name, as an object read into a dictionary would keep.
+        filterRow.last { $0.name == column }?.value
     }
 
     /// The primary key's values as text (what a `$n::type[]` array takes), nil if incomplete.

@@ -99,14 +99,19 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
     private func parse(_ changes: [RealtimeChange]) async -> [ParsedChange] {
         var parsed: [ParsedChange] = []
         parsed.reserveCapacity(changes.count)
+        // The batch's tables, asked of the catalog (an actor) once each rather than once per change.
+        var tables: [RealtimeTableName: RealtimeTableMetadata?] = [:]
         for change in changes {
             let name = RealtimeTableName(schema: change.schema, table: change.table)
             do {
-                guard let table = try await metadata(for: name) else { continue }
+                if tables[name] == nil { tables[name] = .some(try await metadata(for: name)) }
+                guard let table = tables[name] ?? nil else { continue }
                 var candidate = try ParsedChange(change: change, table: table)
                 if candidate.hasUnknownColumns {
                     await catalog.invalidate(name)
-                    guard let reloaded = try await metadata(for: name) else { continue }
+                    let reloaded = try await metadata(for: name)
+                    tables[name] = .some(reloaded)
+                    guard let reloaded else { continue }
                     candidate = try ParsedChange(change: change, table: reloaded)
                 }
                 parsed.append(candidate)

@@ -44,10 +44,34 @@ public struct ChannelRecord: Sendable {
     }
 }
 
+/// A joined channel as the registry keeps it: one object, so a match (and every copy of it
+/// while a batch is planned) retains one reference, not the record's strings and claims.
+final class JoinedChannel: Sendable {
+    let record: ChannelRecord
+
+    init(_ record: ChannelRecord) {
+        self.record = record
+    }
+}
+
 /// A channel that should receive a change, and the binding ids that matched.
 struct ChannelMatch: Sendable {
-    let channel: ChannelRecord
+    private let joined: JoinedChannel
     let ids: [Int]
+
+    /// The channel, read in place.
+    var channel: ChannelRecord {
+        _read { yield joined.record }
+    }
+
+    init(channel: ChannelRecord, ids: [Int]) {
+        self.init(joined: JoinedChannel(channel), ids: ids)
+    }
+
+    init(joined: JoinedChannel, ids: [Int]) {
+        self.joined = joined
+        self.ids = ids
+    }
 }
 
 /// Every connected client and joined channel, indexed for fast matching.
@@ -102,7 +126,7 @@ public final class SubscriptionRegistry: Sendable {
     private struct State {
         var nextClientID = 1
         var clients: [Int: ClientRecord] = [:]
-        var channels: [ChannelKey: ChannelRecord] = [:]
+        var channels: [ChannelKey: JoinedChannel] = [:]
         var tables: [RealtimeTableName: TableIndex] = [:]
         var bindingCount = 0
         var isShuttingDown = false
@@ -122,7 +146,7 @@ public final class SubscriptionRegistry: Sendable {
         }
 
         mutating func removeChannel(_ key: ChannelKey) -> ChannelRecord? {
-            guard let record = channels.removeValue(forKey: key) else { return nil }
+            guard let record = channels.removeValue(forKey: key)?.record else { return nil }
             channels.shrinkIfSparse()
             index(key, record.bindings, adding: false)
             clients[key.client]?.topics.remove(key.topic)
@@ -187,7 +211,7 @@ public final class SubscriptionRegistry: Sendable {
             let key = ChannelKey(client: record.outbox.clientID, topic: record.topic)
             let previous = state.removeChannel(key)
             guard state.clients[key.client] != nil else { return previous }
-            state.channels[key] = record
+            state.channels[key] = JoinedChannel(record)
             state.clients[key.client]?.topics.insert(record.topic)
             state.index(key, record.bindings, adding: true)
             for frame in frames { record.outbox.enqueue(frame) }
@@ -202,7 +226,7 @@ public final class SubscriptionRegistry: Sendable {
 
     /// The joined channel, if any.
     public func channel(clientID: Int, topic: String) -> ChannelRecord? {
-        state.withLock { $0.channels[ChannelKey(client: clientID, topic: topic)] }
+        state.withLock { $0.channels[ChannelKey(client: clientID, topic: topic)]?.record }
     }
 
     /// How many channels the client has joined.
@@ -215,8 +239,9 @@ public final class SubscriptionRegistry: Sendable {
     public func updateClaims(clientID: Int, topic: String, claims: AccessClaims) -> Bool {
         state.withLock { state in
             let key = ChannelKey(client: clientID, topic: topic)
-            guard state.channels[key] != nil else { return false }
-            state.channels[key]?.claims = claims
+            guard var record = state.channels[key]?.record else { return false }
+            record.claims = claims
+            state.channels[key] = JoinedChannel(record)
             return true
         }
     }
@@ -225,7 +250,7 @@ public final class SubscriptionRegistry: Sendable {
     /// only tokens with `exp`, ``ExpiryRule/required``; one without would never expire here).
     public func removeChannels(expiredBy date: Date) -> [ChannelRecord] {
         state.withLock { state in
-            let expired = state.channels.filter { $0.value.claims.expiresAt.map { $0 <= date } ?? false }.map(\.key)
+            let expired = state.channels.filter { $0.value.record.claims.expiresAt.map { $0 <= date } ?? false }.map(\.key)
             return expired.compactMap { state.removeChannel($0) }
         }
     }
@@ -255,25 +280,30 @@ public final class SubscriptionRegistry: Sendable {
         state.withLock { state in
             changes.map { parsed in
                 guard let index = state.tables[parsed.table.name] else { return [] }
-                var candidates = Set(index.scanned.keys)
+                var candidates = Array(index.scanned.keys)
+                var sources = candidates.isEmpty ? 0 : 1
                 for (column, values) in index.byValue {
                     guard let kind = parsed.table.column(named: column)?.kind,
                         let json = parsed.filterValue(column),
                         let value = RealtimeFilterValue(json: json, kind: kind),
                         let channels = values[value]
                     else { continue }
-                    candidates.formUnion(channels.keys)
+                    candidates.append(contentsOf: channels.keys)
+                    sources += 1
                 }
+                // A channel can be in several of the lists; one list has each channel once.
+                if sources > 1 { candidates = Array(Set(candidates)) }
                 var matches: [ChannelMatch] = []
+                matches.reserveCapacity(candidates.count)
                 for key in candidates {
-                    guard let channel = state.channels[key] else { continue }
+                    guard let joined = state.channels[key] else { continue }
                     var ids: [Int] = []
-                    for binding in channel.bindings where binding.table == parsed.table.name {
+                    for binding in joined.record.bindings where binding.table == parsed.table.name {
                         guard binding.changeType == nil || binding.changeType == parsed.change.type else { continue }
                         if let filter = binding.filter, !filter.matches(parsed.filterValue(filter.column)) { continue }
                         if !ids.contains(binding.id) { ids.append(binding.id) }
                     }
-                    if !ids.isEmpty { matches.append(ChannelMatch(channel: channel, ids: ids)) }
+                    if !ids.isEmpty { matches.append(ChannelMatch(joined: joined, ids: ids)) }
                 }
                 return matches
             }

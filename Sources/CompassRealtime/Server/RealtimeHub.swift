@@ -30,6 +30,8 @@ public final class RealtimeHub: Sendable {
     public let logger: Logger
     /// Returns freed heap to the system after bursts of disconnects.
     let heapTrimmer: HeapTrimmer
+    /// Each event loop's socket writes, drained once per batch of changes.
+    let flushers = EventLoopFlushers()
 
     /// Builds the shared parts on the server's context; nothing connects yet.
     public init(configuration: RealtimeConfiguration, context: ServerContext) {

@@ -46,12 +46,16 @@ public final class RealtimeMetrics: Sendable {
             buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096])
     }
 
-    /// Records a frame carrying a change recorded at `recordedAtMicroseconds`, written now.
-    func recordSent(recordedAtMicroseconds: Int64?) {
-        messagesSent.increment()
-        guard let recordedAtMicroseconds else { return }
+    /// Records frames written now, each carrying a change recorded at that time (microseconds) or none.
+    func recordSent(_ recordedAtMicroseconds: some Sequence<Int64?>) {
         let nowMicroseconds = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        commitToSend.record(.microseconds(max(0, nowMicroseconds - recordedAtMicroseconds)))
+        var count: Int64 = 0
+        for recorded in recordedAtMicroseconds {
+            count += 1
+            guard let recorded else { continue }
+            commitToSend.record(.microseconds(max(0, nowMicroseconds - recorded)))
+        }
+        messagesSent.increment(by: count)
     }
 
     /// Sets the gauges to the subscription registry's current counts.

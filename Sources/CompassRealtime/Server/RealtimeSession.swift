@@ -6,11 +6,11 @@ import Logging
 
 /// One WebSocket connection speaking the channel protocol.
 ///
-/// Two tasks: the reader turns client frames into replies and registry changes; the
-/// writer drains the connection's ``ClientOutbox`` into the socket. Change events reach
-/// the outbox from the fan-out, never by waiting on this socket; when the outbox asks to
-/// close (slow consumer, shutdown, idle), the writer says why on every channel and
-/// closes the socket with a reason.
+/// The reader task turns client frames into replies and registry changes; a
+/// ``SocketFrameWriter`` drains the connection's ``ClientOutbox`` into the socket on its
+/// event loop. Change events reach the outbox from the fan-out, never by waiting on this
+/// socket; when the outbox asks to close (slow consumer, shutdown, idle), the closing task
+/// says why on every channel and closes the socket with a reason.
 struct RealtimeSession: Sendable {
     let hub: RealtimeHub
     let outbox: ClientOutbox
@@ -25,10 +25,19 @@ struct RealtimeSession: Sendable {
 
     /// Serves the connection until either side ends it.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
+        let writer = SocketFrameWriter(
+            channel: channel, outbox: outbox, metrics: hub.metrics, flusher: hub.flushers.flusher(for: channel.eventLoop))
+        do {
+            try await writer.install()
+        } catch {
+            logger.debug("socket closed before the session started", metadata: ["realtime.error": "\(error)"])
+            registry.removeClient(clientID)
+            return
+        }
+        outbox.attach(writer)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await writeLoop(outbound) }
+            group.addTask { await closeWhenAsked(outbound, writer: writer) }
             group.addTask { await readLoop(inbound) }
-            group.addTask { await watchdog() }
             await group.next()
             group.cancelAll()
         }
@@ -37,23 +46,30 @@ struct RealtimeSession: Sendable {
 
     // MARK: - Writing
 
-    private func writeLoop(_ outbound: WebSocketOutboundWriter) async {
-        do {
-            while let work = await outbox.next() {
-                switch work {
-                case .frames(let frames):
-                    // After an overflow the rest of a taken batch is dropped too.
-                    for frame in frames where !outbox.isClosing || frame.recordedAtMicroseconds == nil {
-                        try await outbound.write(.text(frame.text))
-                        hub.metrics.recordSent(recordedAtMicroseconds: frame.recordedAtMicroseconds)
-                    }
-                case .close(let reason):
+    /// Frames go out through `writer` as they are queued; this waits for the outbox to ask for
+    /// a close, writes what is still queued and the close, and gives the client a grace period
+    /// to take it: a client whose socket is full cannot take even its close frame, so after
+    /// the grace period its TCP connection is dropped.
+    private func closeWhenAsked(_ outbound: WebSocketOutboundWriter, writer: SocketFrameWriter) async {
+        guard let reason = await outbox.closeRequested() else { return }
+        let grace: Duration = reason == .shutdown ? hub.configuration.shutdownGracePeriod : .seconds(10)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await writer.drainBeforeClose()
                     try await close(outbound, because: reason)
-                    return
+                } catch {
+                    logger.debug("write failed; connection ends", metadata: ["realtime.error": "\(error)"])
                 }
             }
-        } catch {
-            logger.debug("write failed; connection ends", metadata: ["realtime.error": "\(error)"])
+            group.addTask {
+                guard (try? await Task.sleep(for: grace)) != nil else { return }
+                logger.notice(
+                    "client did not take its close frame; dropping the connection", metadata: ["realtime.client": "\(clientID)"])
+                channel.close(promise: nil)
+            }
+            await group.next()
+            group.cancelAll()
         }
     }
 
@@ -89,20 +105,6 @@ struct RealtimeSession: Sendable {
             try await outbound.write(.text(RealtimeCodec.encode(close, version: outbox.version)))
         }
         try await outbound.close(code, reason: message)
-    }
-
-    /// Once a close is requested, gives the writer a grace period, then drops the TCP connection:
-    /// a client whose socket is full cannot take even its close frame.
-    private func watchdog() async {
-        guard let reason = await outbox.closeRequested() else { return }
-        let grace: Duration = reason == .shutdown ? hub.configuration.shutdownGracePeriod : .seconds(10)
-        do {
-            try await Task.sleep(for: grace)
-        } catch {
-            return
-        }
-        logger.notice("client did not take its close frame; dropping the connection", metadata: ["realtime.client": "\(clientID)"])
-        channel.close(promise: nil)
     }
 
     // MARK: - Reading

@@ -7,29 +7,14 @@ import asyncio
 import json
 import sys
 
-from realtime import AsyncRealtimeClient, RealtimeSubscribeStates
+from subscription import subscribe
 
 
 async def main(url: str, token: str, channel_name: str, table: str, row_filter: str) -> int:
-    client = AsyncRealtimeClient(url, token, auto_reconnect=False)
-    await client.connect()
     received: asyncio.Queue = asyncio.Queue()
-    subscribed = asyncio.Event()
-    failures: list = []
-
-    def on_state(state, error):
-        if state == RealtimeSubscribeStates.SUBSCRIBED:
-            subscribed.set()
-        elif state in (RealtimeSubscribeStates.CHANNEL_ERROR, RealtimeSubscribeStates.TIMED_OUT):
-            failures.append(f"{state}: {error}")
-            subscribed.set()
-
-    channel = client.channel(channel_name)
-    channel.on_postgres_changes("INSERT", received.put_nowait, table=table, schema="public", filter=row_filter)
-    await channel.subscribe(on_state)
-    await asyncio.wait_for(subscribed.wait(), 15)
-    if failures:
-        print("FAILED " + "; ".join(failures), flush=True)
+    client, failure = await subscribe(url, token, channel_name, table, received.put_nowait, row_filter)
+    if failure:
+        print("FAILED " + failure, flush=True)
         return 1
     print("SUBSCRIBED", flush=True)
     payload = await asyncio.wait_for(received.get(), 20)

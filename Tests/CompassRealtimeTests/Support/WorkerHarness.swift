@@ -62,6 +62,18 @@ struct WorkerHarness {
         return try await TestSocket.connect(url: "ws://127.0.0.1:\(port)\(path)?\(query)")
     }
 
+    /// A realtime-enabled table `public.<name>` (id, n, owner) whose rows only their `owner` may read.
+    func createOwnedRowsTable(_ name: String) async throws {
+        try await writer.executeScript(
+            unsafeSQL: """
+                CREATE TABLE public.\(name) (id int8 PRIMARY KEY, n int4 NOT NULL, owner uuid NOT NULL);
+                ALTER TABLE public.\(name) ENABLE ROW LEVEL SECURITY;
+                CREATE POLICY own_rows ON public.\(name) FOR SELECT TO authenticated USING (owner = auth.uid());
+                GRANT SELECT ON public.\(name) TO authenticated;
+                SELECT realtime.enable('public.\(name)');
+                """)
+    }
+
     /// Same as ``FanOutHarness/insertInteraction(by:content:on:)``.
     @discardableResult
     func insertInteraction(by athlete: String, content: String = "hello") async throws -> String {

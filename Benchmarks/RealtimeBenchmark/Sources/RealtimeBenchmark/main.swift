@@ -5,6 +5,7 @@
 //   cd Benchmarks/RealtimeBenchmark && swift run -c release RealtimeBenchmark --clients 100,1000,5000
 //
 // Options: --clients N,N,…  --rate ROWS_PER_SECOND (paced phase)  --seconds S (each phase)
+//          --workers A,B  (A/B: each client count runs each of these worker binaries in turn, same run)
 // Environment: WORKER_BINARY (default: the repo's .build-realtime/release/compass-worker,
 // then .build/release/compass-worker), BENCH_DATABASE_URL (a superuser URL; default: a
 // private cluster started with scripts/pg-cluster and removed afterwards).
@@ -22,6 +23,8 @@ struct Options {
     var clientCounts = [100, 1000, 5000]
     var pacedRate = 500
     var phaseSeconds = 10.0
+    /// Worker binaries to compare in one run (empty: the one `workerBinary()` finds).
+    var workers: [String] = []
 
     init(arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -33,6 +36,8 @@ struct Options {
                 pacedRate = Int(iterator.next() ?? "") ?? pacedRate
             case "--seconds":
                 phaseSeconds = Double(iterator.next() ?? "") ?? phaseSeconds
+            case "--workers":
+                workers = (iterator.next() ?? "").split(separator: ",").map(String.init)
             default:
                 throw BenchmarkError("unknown argument \(argument)")
             }
@@ -43,6 +48,10 @@ struct Options {
 
 struct ScaleResult {
     var clients: Int
+    /// The worker binary's file name (which build, in an A/B run).
+    var worker = ""
+    /// The 1-minute load average before and after the run.
+    var load = ""
     var subscribeSeconds: Double
     var paced: Percentiles
     var pacedDelivered: Int
@@ -160,6 +169,12 @@ func insertThroughput(database: BenchmarkDatabase, users: Int, seconds: Double) 
     return rows
 }
 
+/// The machine's 1-minute load average (other builds share it: the number to quote beside the results).
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return String(text.split(separator: " ").first ?? "?")
+}
+
 /// "mean (p50 ≤ B, p95 ≤ B) over N calls" of the checks per visible_rows call, or n/a.
 func batchCell(_ result: ScaleResult) -> String {
     guard let sizes = result.batchSizes, sizes.count > 0 else { return "n/a" }
@@ -177,13 +192,13 @@ func cpuCell(_ result: ScaleResult) -> String {
 func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], options: Options) {
     func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
     let header = [
-        "clients", "subscribe", "paced rows/s", "delivered", "p50 ms", "p95 ms", "p99 ms", "saturated deliveries/s",
+        "clients", "worker", "load", "subscribe", "paced rows/s", "delivered", "p50 ms", "p95 ms", "p99 ms", "saturated deliveries/s",
         "inserts/s", "sat. p50 ms", "sat. p95 ms", "CPU µs/delivery (worker + db)", "RSS idle MiB", "RSS peak MiB",
         "checks per visible_rows call (saturated)",
     ]
     let rows = results.map { result -> [String] in
         [
-            String(result.clients), format(result.subscribeSeconds) + " s", String(options.pacedRate),
+            String(result.clients), result.worker, result.load, format(result.subscribeSeconds) + " s", String(options.pacedRate),
             "\(result.pacedDelivered)/\(result.pacedSent)", format(result.paced.p50), format(result.paced.p95),
             format(result.paced.p99), format(result.saturatedDeliveriesPerSecond, decimals: 0) + " (\(result.saturatedDelivered)/\(result.saturatedSent))",
             format(result.saturatedInsertsPerSecond, decimals: 0), format(result.saturated.p50, decimals: 0),
@@ -206,7 +221,7 @@ func printReport(_ results: [ScaleResult], inserts: [(String, Double, Double)], 
     for result in results {
         guard let worker = result.workerMicrosPerDelivery, let sessions = result.sessionMicrosPerDelivery else { continue }
         print(
-            "\(result.clients) clients: fan-out costs \(format(worker + sessions, decimals: 0)) CPU µs per delivery, "
+            "\(result.clients) clients (\(result.worker)): fan-out costs \(format(worker + sessions, decimals: 0)) CPU µs per delivery, "
                 + "≈ \(format(1_000_000 / (worker + sessions), decimals: 0)) RLS-checked deliveries per CPU-core second")
     }
     print("")
@@ -218,29 +233,35 @@ let options: Options
 do {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    print("usage: RealtimeBenchmark [--clients 100,1000,5000] [--rate 500] [--seconds 10]\n\(error)")
+    print("usage: RealtimeBenchmark [--clients 100,1000,5000] [--rate 500] [--seconds 10] [--workers A,B]\n\(error)")
     exit(2)
 }
 let secret = "benchmark-secret-0123456789abcdef0123456789"
-let binary: String
+let binaries: [String]
 do {
-    binary = try workerBinary()
+    binaries = options.workers.isEmpty ? [try workerBinary()] : options.workers
 } catch {
     print(error)
     exit(1)
 }
-print("worker: \(binary)")
+print("workers: \(binaries.joined(separator: ", "))")
 let database = try await BenchmarkDatabase.prepare(repositoryRoot: repositoryRoot)
 let maximum = options.clientCounts.max()!
 try await database.createUsers(maximum + 1)
 print("database ready; \(maximum + 1) users")
 var results: [ScaleResult] = []
 for clients in options.clientCounts {
-    print("running \(clients) clients …")
-    do {
-        results.append(try await runScale(clients: clients, options: options, database: database, binary: binary, secret: secret))
-    } catch {
-        print("  \(clients) clients failed: \(error)")
+    for binary in binaries {
+        print("running \(clients) clients on \(binary) …")
+        let loadBefore = loadAverage()
+        do {
+            var result = try await runScale(clients: clients, options: options, database: database, binary: binary, secret: secret)
+            result.worker = URL(fileURLWithPath: binary).lastPathComponent
+            result.load = loadBefore + "→" + loadAverage()
+            results.append(result)
+        } catch {
+            print("  \(clients) clients failed: \(error)")
+        }
     }
 }
 print("measuring insert throughput …")
