@@ -12,7 +12,9 @@ import Foundation
 /// `COMPASS_REST_SAFE_UPDATE` (default true) refuses PATCH and DELETE without a filter, and
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
-/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated.
+/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated, and
+/// `COMPASS_REST_OPENAPI_MODE`, `COMPASS_REST_OPENAPI_SERVER_PROXY_URI` and
+/// `COMPASS_REST_OPENAPI_SECURITY_ACTIVE` the OpenAPI description at the root (``OpenAPISettings``).
 public struct RESTConfiguration: Sendable {
     /// The exposed schemas (PostgREST's `db-schemas`, `COMPASS_REST_SCHEMAS`): the first is the
     /// default; a request names another with `Accept-Profile` (GET, HEAD) or `Content-Profile`.
@@ -31,6 +33,8 @@ public struct RESTConfiguration: Sendable {
     public var requiresFilteredWrites = true
     /// How a request's transaction ends; by default it commits unless `Prefer: tx=rollback` asks otherwise.
     public var transactionEnd = TransactionEnd.commitAllowOverride
+    /// What `GET /rest/v1/` describes, and where it says the API lives.
+    public var openAPI = OpenAPISettings()
 
     /// The defaults.
     public init() {}
@@ -55,6 +59,7 @@ public struct RESTConfiguration: Sendable {
             }
             transactionEnd = end
         }
+        openAPI = try OpenAPISettings(reading: environment)
     }
 }
 
