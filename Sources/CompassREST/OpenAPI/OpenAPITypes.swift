@@ -36,15 +36,19 @@ enum OpenAPITypes {
     }
 
     /// A column default as a JSON value, when it is a literal: `'abc'::text` is `"abc"`, `42` is 42,
-    /// `false` is false; an expression (`now()`, `nextval(…)`) that is not valid JSON is left out.
+    /// `false` is false. An expression (`now()`, `gen_random_uuid()`, `nextval(…)`) is left out:
+    /// PostgREST shows one on a text-like column as a string, which the column's format then
+    /// contradicts (`"gen_random_uuid()"` is no uuid) and validators refuse the document.
     static func defaultValue(_ expression: String, type: String) -> OpenAPIJSON? {
         var text = expression
         if swaggerType(type) == "string" {
             if text.hasSuffix("::" + type) {
                 text = String(text.dropLast(type.count + 2))
-                text = String(text.drop { $0 == "'" }.reversed().drop { $0 == "'" }.reversed())
+            } else if text.hasPrefix("'"), let cast = text.range(of: "'::", options: .backwards), !text[cast.upperBound...].contains("'") {
+                text = String(text[..<text.index(after: cast.lowerBound)])
             }
-            text = "\"" + text + "\""
+            guard text.hasPrefix("'"), text.hasSuffix("'"), text.count >= 2 else { return nil }
+            return .string(String(text.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'"))
         }
         guard let data = text.data(using: .utf8),
             (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
