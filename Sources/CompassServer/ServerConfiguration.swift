@@ -130,6 +130,7 @@ public struct ServerConfiguration: Sendable {
         // Mailed links point here unless the public address differs (a proxy, TLS in front).
         auth.externalURL = auth.externalURL ?? "http://\(host):\(port)"
         rest = try RESTConfiguration(reading: environment)
+        rest.openAPI.version = CompassVersion.current
         appAPI = try AppAPIConfiguration(reading: environment)
         realtime = try RealtimeConfiguration(reading: environment)
     }

@@ -171,6 +171,11 @@ extension RESTError {
         RESTError(status: 404, code: "PGRST125", message: "Invalid path specified in request URL")
     }
 
+    /// PGRST126, 404: `GET /rest/v1/` while the OpenAPI description is disabled (`COMPASS_REST_OPENAPI_MODE=disabled`).
+    static var openAPIDisabled: RESTError {
+        RESTError(status: 404, code: "PGRST126", message: "Root endpoint metadata is disabled")
+    }
+
     /// PGRST127, 400: PostgREST syntax this server does not implement.
     static func notImplemented(_ feature: UnsupportedFeature) -> RESTError {
         let details =

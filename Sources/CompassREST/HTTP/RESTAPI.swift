@@ -11,7 +11,7 @@ import ServiceLifecycle
 ///
 /// ```swift
 /// let rest = RESTAPI(context: context, configuration: settings.rest)
-/// rest.addRoutes(to: router)   // GET/HEAD/POST/PUT/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}
+/// rest.addRoutes(to: router)   // GET/HEAD/POST/PUT/PATCH/DELETE /rest/v1/{table}, /rest/v1/rpc/{fn}, GET /rest/v1/
 /// rest.services                // NOTIFY pgrst, 'reload schema'
 /// ```
 /// Each request: the gateway's API-key check (middleware), the JWT's role and claims, names
@@ -26,7 +26,8 @@ public struct RESTAPI: CompassAPI {
 
     /// Builds the API on the server's shared pool; nothing connects until the first request.
     public init(context: ServerContext, configuration: RESTConfiguration = RESTConfiguration()) {
-        self.store = SchemaCacheStore(pool: context.pool, schemas: configuration.schemas, logger: context.logger)
+        self.store = SchemaCacheStore(
+            pool: context.pool, schemas: configuration.schemas, documents: configuration.openAPI.mode != .disabled, logger: context.logger)
         self.configuration = configuration
         self.authenticator = RESTAuthenticator(verifier: context.verifier)
         self.executor = RESTExecutor(pool: context.pool, maximumReplyBytes: configuration.maximumReplyBytes)
@@ -49,6 +50,12 @@ public struct RESTAPI: CompassAPI {
         let methods: [(RESTMethod, HTTPRequest.Method)] = [
             (.get, .get), (.head, .head), (.post, .post), (.put, .put), (.patch, .patch), (.delete, .delete),
         ]
+        // The root: the OpenAPI description of the exposed schema.
+        for (method, httpMethod) in methods where method.isRead {
+            group.on("", method: httpMethod) { request, context -> Response in
+                try await api.describe(request: request, key: context.requireAPIKey(), method: method)
+            }
+        }
         for (method, httpMethod) in methods {
             group.on(":table", method: httpMethod) { request, context -> Response in
                 try await api.respond(
@@ -118,7 +125,7 @@ public struct RESTAPI: CompassAPI {
         return reply
     }
 
-    private func schemaCache(_ schema: String) async throws(RESTError) -> SchemaCache {
+    func schemaCache(_ schema: String) async throws(RESTError) -> SchemaCache {
         do {
             return try await store.current(schema: schema)
         } catch {

@@ -13,9 +13,11 @@ import Foundation
 /// `COMPASS_REST_MAX_ROWS` (default none) caps the rows of reads and calls at every level,
 /// `COMPASS_REST_TX_END` (PostgREST's `db-tx-end`, default `commit-allow-override`) how each
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
-/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated, and
+/// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated,
 /// `COMPASS_REST_AGGREGATES` (PostgREST's `db-aggregates-enabled`, default false) whether `select=`
-/// may aggregate (`count()`, `amount.sum()`, …).
+/// may aggregate (`count()`, `amount.sum()`, …), and
+/// `COMPASS_REST_OPENAPI_MODE`, `COMPASS_REST_OPENAPI_SERVER_PROXY_URI` and
+/// `COMPASS_REST_OPENAPI_SECURITY_ACTIVE` the OpenAPI description at the root (``OpenAPISettings``).
 public struct RESTConfiguration: Sendable {
     /// The exposed schemas (PostgREST's `db-schemas`, `COMPASS_REST_SCHEMAS`): the first is the
     /// default; a request names another with `Accept-Profile` (GET, HEAD) or `Content-Profile`.
@@ -40,6 +42,8 @@ public struct RESTConfiguration: Sendable {
     /// Whether `select=` may name aggregates (`count()`, `amount.sum()`, grouped by the other
     /// columns). Off by default, as PostgREST: one request could make Postgres aggregate a whole table.
     public var allowsAggregates = false
+    /// What `GET /rest/v1/` describes, and where it says the API lives.
+    public var openAPI = OpenAPISettings()
 
     /// The defaults.
     public init() {}
@@ -66,6 +70,7 @@ public struct RESTConfiguration: Sendable {
             }
             transactionEnd = end
         }
+        openAPI = try OpenAPISettings(reading: environment)
     }
 }
 

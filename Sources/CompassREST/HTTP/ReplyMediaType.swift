@@ -71,7 +71,7 @@ struct ReplyMediaType: Sendable, Hashable {
 }
 
 /// One element of `Accept`: `type/subtype;name=value;q=0.5`, names and type lower-cased.
-private struct MediaRange {
+struct MediaRange {
     var type: String
     var parameters: [String: String] = [:]
     var quality = 1.0

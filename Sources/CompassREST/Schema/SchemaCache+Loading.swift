@@ -2,8 +2,9 @@ import Foundation
 import Postgres
 
 extension SchemaCache {
-    /// Reads the exposed schema from the catalog in one transaction (a consistent snapshot).
-    public static func load(schema: String = "public", on connection: PostgresConnection) async throws -> SchemaCache {
+    /// Reads the exposed schema from the catalog in one transaction (a consistent snapshot);
+    /// with `documenting`, also what its OpenAPI description needs (``SchemaDocumentation``).
+    public static func load(schema: String = "public", documenting: Bool = false, on connection: PostgresConnection) async throws -> SchemaCache {
         try await connection.withTransaction { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             let columns: [CatalogColumn] = try await json(Self.columnsQuery(schema), on: connection)
@@ -15,9 +16,11 @@ extension SchemaCache {
             let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
             let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
             let domains: [[String]] = try await json(Self.domainsQuery(), on: connection)
-            return SchemaCache(
+            var cache = SchemaCache(
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
                 computed: computed, casts: casts, domains: domains)
+            if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
+            return cache
         }
     }
 

@@ -18,6 +18,8 @@ public struct SchemaCache: Sendable {
     public var functions: [String: [FunctionInfo]]
     /// Which load of the store this is (0 when built by hand); REST statements carry it.
     public var generation = 0
+    /// Comments, types and privileges for the OpenAPI description, when the store reads them.
+    public var documentation: SchemaDocumentation?
 
     /// Makes a cache from parts (the loader and tests build them).
     public init(schema: String, tables: [String: TableInfo], relationships: [String: [Relationship]], functions: [String: [FunctionInfo]]) {

@@ -11,17 +11,20 @@ public actor SchemaCacheStore {
     private let pool: PostgresPool
     /// The exposed schemas; the first is the default.
     public nonisolated let schemas: [String]
+    /// Whether each load also reads the OpenAPI description's ``SchemaDocumentation``.
+    public nonisolated let documents: Bool
     private let logger: Logger
     private var caches: [String: SchemaCache] = [:]
     /// Bumped by every reload, so tests can wait for one.
     public private(set) var generation = 0
     private var reloadsStarted = 0
 
-    /// A store that reads `schemas` through `pool`.
-    public init(pool: PostgresPool, schemas: [String] = ["public"], logger: Logger) {
+    /// A store that reads `schemas` through `pool` (and their documentation, with `documents`).
+    public init(pool: PostgresPool, schemas: [String] = ["public"], documents: Bool = false, logger: Logger) {
         precondition(!schemas.isEmpty, "at least one exposed schema")
         self.pool = pool
         self.schemas = schemas
+        self.documents = documents
         self.logger = logger
     }
 
@@ -49,7 +52,7 @@ public actor SchemaCacheStore {
         reloadsStarted += 1
         let next = reloadsStarted
         for schema in schemas {
-            var cache = try await Self.fetch(schema: schema, through: pool)
+            var cache = try await Self.fetch(schema: schema, documenting: documents, through: pool)
             cache.generation = next
             loaded[schema] = cache
             logger.debug(
@@ -62,8 +65,8 @@ public actor SchemaCacheStore {
     }
 
     /// Reads the catalog outside the actor, so the pool's closure is not actor-isolated.
-    private nonisolated static func fetch(schema: String, through pool: PostgresPool) async throws -> SchemaCache {
-        try await pool.withConnection { try await SchemaCache.load(schema: schema, on: $0) }
+    private nonisolated static func fetch(schema: String, documenting: Bool, through pool: PostgresPool) async throws -> SchemaCache {
+        try await pool.withConnection { try await SchemaCache.load(schema: schema, documenting: documenting, on: $0) }
     }
 }
 
