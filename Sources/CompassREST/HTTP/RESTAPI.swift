@@ -88,6 +88,8 @@ public struct RESTAPI: CompassAPI {
     /// A path segment as the name it spells: `Server%20Today` is the table `Server Today`.
     static func decodedName(_ segment: String?) -> String {
         guard let segment else { return "" }
+        // Most names hold no escape: skip Foundation's decoding (a bridged NSString) for them.
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
         return segment.removingPercentEncoding ?? segment
     }
 

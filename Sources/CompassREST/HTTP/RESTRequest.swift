@@ -63,15 +63,30 @@ struct RESTRequest: Sendable {
 
     /// `b=2&a=1` as `a=1&b=2`: sorted by name (a stable sort), every byte but `A-Z a-z 0-9 - _ . ~` escaped.
     static func canonical(_ pairs: [(name: String, value: String?)]) -> String {
-        func encoded(_ text: String) -> String {
-            text.utf8.map { byte in
-                let character = Character(Unicode.Scalar(byte))
-                let unreserved = byte < 0x80 && (character.isLetter || character.isNumber || "-_.~".contains(character))
-                return unreserved ? String(character) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }.joined()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) + 2 })
+        func append(encoded text: String) {
+            let hex = Array("0123456789ABCDEF".utf8)
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                    bytes.append(byte)
+                default:
+                    bytes.append(UInt8(ascii: "%"))
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+            }
         }
-        return pairs.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
-            .map { encoded($0.element.name) + "=" + encoded($0.element.value ?? "") }.joined(separator: "&")
+        let sorted = pairs.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+        for (index, pair) in sorted.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "&")) }
+            append(encoded: pair.element.name)
+            bytes.append(UInt8(ascii: "="))
+            append(encoded: pair.element.value ?? "")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `a=1; b=2` as a dictionary.
