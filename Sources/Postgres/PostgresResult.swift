@@ -16,17 +16,20 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
     /// Rows affected by INSERT/UPDATE/DELETE (or returned by SELECT), when the command reports it.
     public let affectedRows: Int?
     /// The values' text (UTF-8), row by row, column by column.
-    let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
     /// Where each value (row-major) sits in `bytes`; a negative length is NULL.
-    let spans: [ValueSpan]
+    @usableFromInline let spans: [ValueSpan]
     /// Rows in the result.
     let rowCount: Int
-    /// Column name → index, built once per result.
-    let columnIndex: [String: Int]
 
-    struct ValueSpan: Sendable {
-        var start: Int
-        var length: Int32
+    @usableFromInline struct ValueSpan: Sendable {
+        @usableFromInline var start: Int
+        @usableFromInline var length: Int32
+
+        init(start: Int, length: Int32) {
+            self.start = start
+            self.length = length
+        }
     }
 
     init(columns: [PostgresColumn], bytes: [UInt8], spans: [ValueSpan], rowCount: Int, affectedRows: Int?) {
@@ -35,11 +38,6 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
         self.spans = spans
         self.rowCount = rowCount
         self.affectedRows = affectedRows
-        var index: [String: Int] = [:]
-        for (position, column) in columns.enumerated() where index[column.name] == nil {
-            index[column.name] = position
-        }
-        self.columnIndex = index
     }
 
     /// A result without rows (a command's, or an empty script's).
@@ -55,15 +53,24 @@ public struct PostgresResult: Sendable, RandomAccessCollection {
     }
 
     /// Decodes every row as a tuple of column types, in column order.
+    @inlinable
     public func decode<each T: PostgresDecodable>(_ types: (repeat each T).Type) throws -> [(repeat each T)] {
         try map { try $0.decode((repeat each T).self) }
     }
 }
 
 /// One row of a ``PostgresResult``.
+///
+/// Decoding is `@inlinable` so a caller's module specializes it for its own column types:
+/// reading a row then calls each type's decoder directly, with no generic dispatch per value.
 public struct PostgresRow: Sendable {
-    let result: PostgresResult
-    let rowIndex: Int
+    @usableFromInline let result: PostgresResult
+    @usableFromInline let rowIndex: Int
+
+    init(result: PostgresResult, rowIndex: Int) {
+        self.result = result
+        self.rowIndex = rowIndex
+    }
 
     /// The row's values by column as text, nil for NULL.
     public var rawValues: [String?] {
@@ -75,7 +82,7 @@ public struct PostgresRow: Sendable {
         index < result.columns.count && span(at: index).length < 0
     }
 
-    private func span(at column: Int) -> PostgresResult.ValueSpan {
+    @usableFromInline func span(at column: Int) -> PostgresResult.ValueSpan {
         result.spans[rowIndex * result.columns.count + column]
     }
 
@@ -86,30 +93,38 @@ public struct PostgresRow: Sendable {
     }
 
     /// Decodes the column at `index`.
+    @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type, at index: Int) throws -> T {
-        guard index < result.columns.count else {
-            throw PostgresDecodingError(
-                column: "#\(index)", columnIndex: index, swiftType: "\(T.self)", postgresType: "none",
-                reason: "the result has only \(result.columns.count) columns")
-        }
-        let column = result.columns[index]
+        guard index < result.columns.count else { throw missingColumn(index, as: T.self) }
+        let dataType = result.columns[index].dataType
         let span = span(at: index)
         do throws(PostgresDecodingFailure) {
             guard span.length >= 0 else { return try T.decodeNull() }
             return try result.bytes.withUnsafeBufferPointer { (all) throws(PostgresDecodingFailure) -> T in
                 let value = UnsafeBufferPointer(rebasing: all[span.start..<span.start + Int(span.length)])
-                return try T.decode(postgresBytes: value, type: column.dataType)
+                return try T.decode(postgresBytes: value, type: dataType)
             }
         } catch {
-            throw PostgresDecodingError(
-                column: column.name, columnIndex: index, swiftType: "\(T.self)",
-                postgresType: column.dataType.name, reason: error.reason)
+            throw decodingError(error, at: index, as: T.self)
         }
+    }
+
+    @usableFromInline func missingColumn(_ index: Int, as type: Any.Type) -> PostgresDecodingError {
+        PostgresDecodingError(
+            column: "#\(index)", columnIndex: index, swiftType: "\(type)", postgresType: "none",
+            reason: "the result has only \(result.columns.count) columns")
+    }
+
+    @usableFromInline func decodingError(_ failure: PostgresDecodingFailure, at index: Int, as type: Any.Type) -> PostgresDecodingError {
+        let column = result.columns[index]
+        return PostgresDecodingError(
+            column: column.name, columnIndex: index, swiftType: "\(type)", postgresType: column.dataType.name, reason: failure.reason)
     }
 
     /// Decodes the column named `name`.
     public func decode<T: PostgresDecodable>(_ type: T.Type, column name: String) throws -> T {
-        guard let index = result.columnIndex[name] else {
+        // A linear search: results have few columns, and a dictionary per result cost more than it saved.
+        guard let index = result.columns.firstIndex(where: { $0.name == name }) else {
             throw PostgresDecodingError(
                 column: name, columnIndex: -1, swiftType: "\(T.self)", postgresType: "none",
                 reason: "no such column in the result")
@@ -123,6 +138,7 @@ public struct PostgresRow: Sendable {
     }
 
     /// Decodes the leading columns as a tuple, in order.
+    @inlinable
     public func decode<each T: PostgresDecodable>(_ types: (repeat each T).Type) throws -> (repeat each T) {
         var index = 0
         func next<V: PostgresDecodable>(_ type: V.Type) throws -> V {
