@@ -33,9 +33,11 @@ struct RequestIsolationTests {
 
     @Test func eachRoleRunsUnderItsOwnStatementTimeoutAndTheDatabasesOwnSettingWins() async throws {
         try await ServerHarness.with { harness in
-            try await Self.installSleeper(harness)
+            // Role settings are read with the schema cache, as PostgREST reads them: the sleeper's
+            // reload picks this one up.
             _ = try await harness.database.query(
                 "ALTER ROLE anon IN DATABASE \(unescaped: "\"\(harness.database.name)\"") SET statement_timeout = '300ms'")
+            try await Self.installSleeper(harness)
             let started = ContinuousClock.now
             let anon = try await RawConnection.get(
                 "/rest/v1/rpc/sleep_for?seconds=8", port: harness.port, headers: headers(harness, key: harness.keys.anon))

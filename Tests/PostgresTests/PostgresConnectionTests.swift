@@ -195,6 +195,75 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test func theScopeStatementAppliesTheTimeoutItIsGivenAndNumbersItsSettings() async throws {
+        try await TestDatabase.with { database in
+            let connection = try await database.connect()
+            let user = try await connection.query("SELECT current_user::text")[0].decode(String.self, at: 0)
+            let session = try await connection.query("SHOW statement_timeout")[0].decode(String.self, at: 0)
+            let cases: [(PostgresQuery.RoleTimeout, String)] = [(.known("1234ms"), "1234ms"), (.known(nil), session), (.lookedUp, session)]
+            for (timeout, expected) in cases {
+                let scope = PostgresQuery.requestScope(
+                    role: user, claimsJSON: #"{"sub":"x"}"#, timeout: timeout, settings: [("request.path", "/schools")])
+                let results = try await connection.pipeline([
+                    "BEGIN", scope,
+                    "SELECT current_setting('statement_timeout'), current_setting('request.path'), current_setting('request.jwt.claims')",
+                    "COMMIT",
+                ])
+                let row = try results[2].get()[0]
+                #expect(try row.decode(String.self, at: 0) == expected)
+                #expect(try row.decode(String.self, at: 1) == "/schools")
+                #expect(try row.decode(String.self, at: 2) == #"{"sub":"x"}"#)
+            }
+            await connection.close()
+        }
+    }
+
+    @Test func callersSharingOneConnectionTakeTurnsAndEachGetsItsOwnAnswer() async throws {
+        try await TestDatabase.with { database in
+            let connection = try await database.connect()
+            // Each statement waits on the server, so a caller that did not wait its turn would send
+            // its statement into the middle of another's exchange.
+            let answers = try await withThrowingTaskGroup(of: (Int32, Int32).self) { group in
+                for value in Int32(0)..<20 {
+                    group.addTask {
+                        let rows = try await connection.query("SELECT \(value)::int4 FROM pg_sleep(0.01)")
+                        return (value, try rows[0].decode(Int32.self, at: 0))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 20)
+            #expect(answers.allSatisfy { $0.0 == $0.1 })
+            await connection.close()
+            let error = await #expect(throws: PostgresError.self) { try await connection.query("SELECT 1") }
+            #expect(error?.code == .closed)
+        }
+    }
+
+    @Test func manyConnectionsWaitingAtOnceAreEachWokenByTheirOwnAnswer() async throws {
+        try await TestDatabase.with { database in
+            var opened: [PostgresConnection] = []
+            for _ in 0..<12 { opened.append(try await database.connect()) }
+            let connections = opened
+            let answers = try await withThrowingTaskGroup(of: (Int, Int32, Int32).self) { group in
+                for (index, connection) in connections.enumerated() {
+                    group.addTask {
+                        // Later connections answer sooner: wake-ups must reach the right waiter.
+                        let pause = Double(connections.count - index) * 0.02
+                        let rows = try await connection.query("SELECT pg_backend_pid(), \(Int32(index))::int4 FROM pg_sleep(\(pause))")
+                        return (index, try rows[0].decode(Int32.self, at: 0), try rows[0].decode(Int32.self, at: 1))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for (index, pid, echoed) in answers {
+                #expect(pid == (await connections[index].backendPID))
+                #expect(echoed == Int32(index))
+            }
+            for connection in connections { await connection.close() }
+        }
+    }
+
     @Test func unreachableServerErrorNamesHostAndUserNotPassword() async throws {
         let configuration = try PostgresConfiguration(url: "postgresql://alice:hunter2@127.0.0.1:1/compass?connect_timeout=2")
         let error = await #expect(throws: PostgresError.self) {

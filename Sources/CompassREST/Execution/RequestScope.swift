@@ -18,6 +18,8 @@ public struct RequestScope: Sendable {
     public var schema: String
     /// `Prefer: timezone=…`, set as the transaction's `TimeZone`.
     public var timeZone: String?
+    /// The role's `statement_timeout`, from the schema cache when it has it.
+    public var roleTimeout = PostgresQuery.RoleTimeout.lookedUp
 
     /// Makes a scope.
     public init(
@@ -47,6 +49,6 @@ public struct RequestScope: Sendable {
             ("request.cookies", cookiesJSON),
         ]
         if let timeZone { settings.append(("timezone", timeZone)) }
-        return PostgresQuery.requestScope(role: role, claimsJSON: claimsJSON, settings: settings)
+        return PostgresQuery.requestScope(role: role, claimsJSON: claimsJSON, timeout: roleTimeout, settings: settings)
     }
 }

@@ -107,10 +107,11 @@ public struct RESTAPI: CompassAPI {
         case .table(let name): path = "/" + name
         case .function(let name): path = "/rpc/" + name
         }
-        let parsed = try RESTRequest(
+        var parsed = try RESTRequest(
             request: request, method: method, path: path, claims: claims, configuration: configuration,
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache(parsed.scope.schema)
+        if let timeouts = cache.roleTimeouts { parsed.scope.roleTimeout = .known(timeouts[parsed.scope.role]) }
         var reply: Response
         switch resource {
         case .table(let name) where method.isRead:

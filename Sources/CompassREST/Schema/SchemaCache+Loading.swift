@@ -20,6 +20,7 @@ extension SchemaCache {
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
                 computed: computed, casts: casts, domains: domains)
             if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
+            cache.roleTimeouts = try await json(Self.roleTimeoutsQuery(), on: connection) as [String: String]
             return cache
         }
     }

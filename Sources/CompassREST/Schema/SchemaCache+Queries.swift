@@ -169,6 +169,20 @@ extension SchemaCache {
     }
 
     /// Every domain with the type it is over (`[[domain, base], …]`), to see through domains of domains.
+    /// Each role's `statement_timeout` setting; a database's own wins over the cluster-wide one.
+    static func roleTimeoutsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_object_agg(t.rolname, t.timeout), '{}')::text FROM (
+          SELECT DISTINCT ON (r.rolname) r.rolname, pg_catalog.substr(setting, 19) AS timeout
+            FROM pg_catalog.pg_db_role_setting AS s
+            JOIN pg_catalog.pg_roles AS r ON r.oid = s.setrole,
+                 pg_catalog.unnest(s.setconfig) AS setting
+           WHERE setting LIKE 'statement\\_timeout=%'
+             AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database()))
+           ORDER BY r.rolname, s.setdatabase DESC) AS t
+        """
+    }
+
     static func domainsQuery() -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_array(format_type(t.oid, NULL), format_type(t.typbasetype, NULL))), '[]')::text

@@ -20,6 +20,10 @@ public struct SchemaCache: Sendable {
     public var generation = 0
     /// Comments, types and privileges for the OpenAPI description, when the store reads them.
     public var documentation: SchemaDocumentation?
+    /// Each role's own `statement_timeout` (`ALTER ROLE … SET`, this database's setting first), read
+    /// at load as PostgREST reads role settings, so a request does not look it up; nil when the
+    /// cache was built by hand (requests then look it up themselves).
+    public var roleTimeouts: [String: String]?
 
     /// Makes a cache from parts (the loader and tests build them).
     public init(schema: String, tables: [String: TableInfo], relationships: [String: [Relationship]], functions: [String: [FunctionInfo]]) {
