@@ -17,13 +17,9 @@ extension RESTAPI {
             name: name, arguments: arguments, isPost: request.method == .post, cache: cache, parameters: request.parameters,
             range: range, allowsAggregates: configuration.allowsAggregates)
         plan.read = plan.read?.limitingEmbeds(to: configuration.maximumRows)
-        let media = request.mediaType
-        // A media type's domain is sent as it is for one value only (not a set of them), as PostgREST.
-        if case .text(let type) = media.shape,
-            !plan.function.returnsScalar || plan.function.returnsSet || plan.function.returnTypeName != type
-        {
-            throw .unavailableMediaTypes([type])
-        }
+        // Rows of a table are negotiated as that table's (its handlers apply); anything else as the function's own.
+        let target: MediaHandlers.Target = plan.function.returnTable.map { .relation($0) } ?? .function(plan.function.name)
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: target)
         if media.shape == .csv, plan.function.returnsScalar || plan.function.returnsVoid {
             throw .unavailableMediaTypes(["text/csv"])
         }
@@ -45,6 +41,6 @@ extension RESTAPI {
             return result.settings.applied(
                 to: RESTReply.body(status: 204, nil, headers: ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)]))
         }
-        return pageReply(result, range: range, request: request, action: .call)
+        return pageReply(result, range: range, request: request, media: media, action: .call)
     }
 }

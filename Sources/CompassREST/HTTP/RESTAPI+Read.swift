@@ -7,7 +7,7 @@ extension RESTAPI {
         let range = try request.range().limited(to: configuration.maximumRows)
         var planner = ReadPlanner(cache: cache, allowsAggregates: configuration.allowsAggregates)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range).limitingEmbeds(to: configuration.maximumRows)
-        let media = request.mediaType
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name))
         let statement = ReadQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
@@ -17,7 +17,7 @@ extension RESTAPI {
         ) { result throws(RESTError) in
             if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }
-        var reply = pageReply(result, range: range, request: request, action: .read)
+        var reply = pageReply(result, range: range, request: request, media: media, action: .read)
         // PostgREST names the representation it read: the table and its sorted query.
         let query = request.canonicalQuery
         reply.headers[HTTPField.Name("Content-Location")!] = "/" + table.name + (query.isEmpty ? "" : "?" + query)
@@ -25,7 +25,9 @@ extension RESTAPI {
     }
 
     /// The reply for a window of rows (reads and RPC), with `Content-Range` and the range status.
-    func pageReply(_ result: StatementResult, range: RowRange, request: RESTRequest, action: Preferences.Action) -> Response {
+    func pageReply(
+        _ result: StatementResult, range: RowRange, request: RESTRequest, media: ReplyMediaType, action: Preferences.Action
+    ) -> Response {
         var headers = ["Content-Range": range.contentRange(returned: result.pageTotal, total: result.total)]
         if let applied = request.preferences.applied(to: action) {
             headers["Preference-Applied"] = applied
@@ -40,7 +42,6 @@ extension RESTAPI {
             if result.pageTotal < total { status = 206 }
         }
         let body = request.method == .head ? "" : result.body
-        return result.settings.applied(
-            to: RESTReply.body(status: status, body, contentType: request.mediaType.contentType, headers: headers))
+        return result.settings.applied(to: RESTReply.body(status: status, body, media: media, headers: headers))
     }
 }

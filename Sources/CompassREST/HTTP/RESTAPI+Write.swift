@@ -14,7 +14,7 @@ extension RESTAPI {
             method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
             body: requestBody, requiresFilters: configuration.requiresFilteredWrites,
             allowsAggregates: configuration.allowsAggregates)
-        let media = request.mediaType
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name))
         let location = method == .post && preferences.representation == .headersOnly
         let statement = MutationQueryBuilder.statement(
             plan, schema: cache.schema, count: preferences.wantsCount, media: media, location: location,
@@ -52,7 +52,7 @@ extension RESTAPI {
         let created = (method == .post && !onlyMerged) || (method == .put && result.location == MutationQueryBuilder.createdMarker)
         if preferences.representation == .representation {
             return result.settings.applied(
-                to: RESTReply.body(status: created ? 201 : 200, result.body, contentType: media.contentType, headers: headers))
+                to: RESTReply.body(status: created ? 201 : 200, result.body, media: media, headers: headers))
         }
         return result.settings.applied(to: RESTReply.body(status: method == .post ? (created ? 201 : 200) : 204, nil, headers: headers))
     }

@@ -17,6 +17,16 @@ enum RESTReply {
         return JSONReply.text(status: .init(code: status), body, headers: fields, contentType: contentType)
     }
 
+    /// A reply's body in its negotiated representation: text as it is, or the bytes of a binary
+    /// handler's body, which the statement sent as hex.
+    static func body(status: Int, _ body: String, media: ReplyMediaType, headers: [String: String] = [:]) -> Response {
+        guard media.isBinary else { return Self.body(status: status, body, contentType: media.contentType, headers: headers) }
+        var response = Self.body(status: status, nil, headers: headers)
+        response.headers[.contentType] = media.contentType
+        response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: HexBytes.decode(body)))
+        return response
+    }
+
     /// An error: its status, its headers (and `Proxy-Status` naming its code, as PostgREST
     /// sends), and the four-key body.
     static func error(_ error: RESTError) -> Response {

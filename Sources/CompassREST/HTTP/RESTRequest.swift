@@ -10,8 +10,8 @@ struct RESTRequest: Sendable {
     var method: RESTMethod
     var scope: RequestScope
     var preferences: Preferences
-    /// The representation `Accept` asks for.
-    var mediaType: ReplyMediaType
+    /// `Accept`, most preferred first; ``mediaType(handlers:target:select:)`` negotiates it once the request is planned.
+    var accept: [MediaRange]
     var parameters: QueryParameters
     /// The `Range` header (GET only, as PostgREST honours it).
     var rangeHeader: String?
@@ -40,7 +40,7 @@ struct RESTRequest: Sendable {
         namesProfile = profile != nil || configuration.schemas.count > 1
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
-        mediaType = try ReplyMediaType.negotiate(request.headers[.accept], textTypes: isRPC ? ReplyMediaType.functionTextTypes : [])
+        accept = MediaRange.ordered(request.headers[.accept])
         let pairs = QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter }
         canonicalQuery = Self.canonical(pairs)
         parameters = try QueryParameters(
@@ -54,6 +54,16 @@ struct RESTRequest: Sendable {
             role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
             headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema,
             timeZone: preferences.timeZone)
+    }
+
+    /// The representation to reply in, negotiated as PostgREST does once a request is planned:
+    /// `target` is the table, view or function whose rows the reply holds; its own handlers apply
+    /// only when `select=` is the default `*`.
+    func mediaType(handlers: MediaHandlers, target: MediaHandlers.Target) throws(RESTError) -> ReplyMediaType {
+        let select = parameters.select
+        let isDefaultSelect =
+            if select.count == 1, case .column(let column) = select[0] { column.field.name == "*" } else { false }
+        return try ReplyMediaType.negotiate(accept, handlers: handlers, target: isDefaultSelect ? target : nil)
     }
 
     /// The top-level row window.

@@ -1,8 +1,9 @@
-/// The representation `Accept` asks for, as PostgREST negotiates it: the highest-quality
-/// type it can produce, and among equals the first listed.
+/// The representation `Accept` asks for, as PostgREST negotiates it: the first type in the
+/// client's order of preference that this server, or one of the schema's media type handlers, produces.
 ///
 /// ```swift
-/// let media = try ReplyMediaType.negotiate("application/vnd.pgrst.object+json;nulls=stripped")
+/// let accept = MediaRange.ordered("application/vnd.pgrst.object+json;nulls=stripped")
+/// let media = try ReplyMediaType.negotiate(accept, handlers: cache.mediaHandlers, target: .relation("todos"))
 /// // media.shape == .singleObject, media.stripsNulls == true
 /// ```
 struct ReplyMediaType: Sendable, Hashable {
@@ -14,13 +15,9 @@ struct ReplyMediaType: Sendable, Hashable {
         case singleObject
         /// `text/csv`: a header line of column names, then one line per row.
         case csv
-        /// A function's scalar value as it is, for a media type its return type (a domain) is
-        /// named after, as PostgREST's media type handlers: `text/plain`, `text/xml`.
-        case text(String)
+        /// What a media type handler of the schema makes of the rows (``MediaHandler``).
+        case handler(MediaHandler)
     }
-
-    /// The media types a function may answer in as ``Shape/text(_:)``.
-    static let functionTextTypes: Set<String> = ["text/plain", "text/xml"]
 
     var shape: Shape
     /// `;nulls=stripped`: keys whose value is null are left out of every object.
@@ -31,6 +28,12 @@ struct ReplyMediaType: Sendable, Hashable {
     /// Whether the reply must be exactly one row.
     var isSingleObject: Bool { shape == .singleObject }
 
+    /// Whether the body is bytes (a handler's domain over `bytea`), sent by the statement as hex.
+    var isBinary: Bool {
+        if case .handler(let handler) = shape { return handler.isBinary }
+        return false
+    }
+
     /// The `Content-Type` of a reply in this representation.
     var contentType: String {
         switch (shape, stripsNulls) {
@@ -39,39 +42,54 @@ struct ReplyMediaType: Sendable, Hashable {
         case (.singleObject, false): "application/vnd.pgrst.object+json; charset=utf-8"
         case (.singleObject, true): "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"
         case (.csv, _): "text/csv; charset=utf-8"
-        case (.text(let type), _): type + "; charset=utf-8"
+        case (.handler(let handler), _):
+            // PostgREST names a charset for the text types it knows, and none for others.
+            Self.textTypes.contains(handler.mediaType) ? handler.mediaType + "; charset=utf-8" : handler.mediaType
         }
     }
 
-    /// The representation for an `Accept` header (JSON when there is none); 406 PGRST107 when
-    /// no listed type is one this server produces.
-    static func negotiate(_ accept: String?, textTypes: Set<String> = []) throws(RESTError) -> ReplyMediaType {
-        guard let accept, !accept.trimmingSpaces.isEmpty else { return .json }
-        let ranges = accept.split(separator: ",").map { MediaRange(String($0)) }
-        // A stable sort: equal qualities keep the client's order.
-        let ordered = ranges.enumerated().sorted { ($1.element.quality, $0.offset) < ($0.element.quality, $1.offset) }.map(\.element)
-        for range in ordered where range.quality > 0 {
-            if let media = served(range) { return media }
-            if textTypes.contains(range.type) { return ReplyMediaType(shape: .text(range.type)) }
+    /// The media types PostgREST sends with `; charset=utf-8`.
+    private static let textTypes: Set<String> = [
+        "application/json", "application/geo+json", "text/csv", "text/plain", "text/xml", "application/openapi+json",
+    ]
+
+    /// The first of `accept` (see ``MediaRange/ordered(_:)``) that can be sent: the vendored JSON
+    /// forms first (no handler overrides them), then a handler of the schema for `target` (a table,
+    /// view or function whose own rows the reply holds; nil when `select=` chose columns) or for
+    /// any rows, then the built-in JSON and CSV. 406 PGRST107 when none can.
+    static func negotiate(_ accept: [MediaRange], handlers: MediaHandlers, target: MediaHandlers.Target?) throws(RESTError) -> ReplyMediaType {
+        for range in accept where range.quality > 0 {
+            if let media = vendored(range) { return media }
+            if let handler = handlers.handler(for: range.handlerLookupType, target: target) {
+                return ReplyMediaType(shape: .handler(handler))
+            }
+            if let media = builtIn(range) { return media }
         }
-        throw .unavailableMediaTypes(ranges.map(\.type))
+        throw .unavailableMediaTypes(accept.map(\.type))
     }
 
-    private static func served(_ range: MediaRange) -> ReplyMediaType? {
+    /// `vnd.pgrst.object`, and `vnd.pgrst.array` with nulls stripped: PostgREST's own forms.
+    private static func vendored(_ range: MediaRange) -> ReplyMediaType? {
         let stripped = range.parameters["nulls"] == "stripped"
         switch range.type {
-        case "application/json", "*/*", "application/*": return .json
-        case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array": return ReplyMediaType(shape: .array, stripsNulls: stripped)
-        case "application/vnd.pgrst.object+json", "application/vnd.pgrst.object":
-            return ReplyMediaType(shape: .singleObject, stripsNulls: stripped)
-        case "text/csv": return ReplyMediaType(shape: .csv)
+        case "application/vnd.pgrst.object+json", "application/vnd.pgrst.object": return ReplyMediaType(shape: .singleObject, stripsNulls: stripped)
+        case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
+            return stripped ? ReplyMediaType(shape: .array, stripsNulls: true) : nil
         default: return nil
+        }
+    }
+
+    private static func builtIn(_ range: MediaRange) -> ReplyMediaType? {
+        switch range.handlerLookupType {
+        case "application/json", "*/*", "application/*": .json
+        case "text/csv": ReplyMediaType(shape: .csv)
+        default: nil
         }
     }
 }
 
 /// One element of `Accept`: `type/subtype;name=value;q=0.5`, names and type lower-cased.
-struct MediaRange {
+struct MediaRange: Sendable, Hashable {
     var type: String
     var parameters: [String: String] = [:]
     var quality = 1.0
@@ -90,6 +108,27 @@ struct MediaRange {
                 parameters[name] = value
             }
         }
+    }
+
+    /// An `Accept` header's ranges, most preferred first: by quality, then the more specific
+    /// (parameters less `*`s), then in the client's order. No header is `*/*`.
+    static func ordered(_ accept: String?) -> [MediaRange] {
+        guard let accept, !accept.trimmingSpaces.isEmpty else { return [MediaRange("*/*")] }
+        let ranges = accept.split(separator: ",").map { MediaRange(String($0)) }
+        return ranges.enumerated().sorted { first, second in
+            let (a, b) = (first.element, second.element)
+            if a.quality != b.quality { return a.quality > b.quality }
+            if a.specificity != b.specificity { return a.specificity > b.specificity }
+            return first.offset < second.offset
+        }.map(\.element)
+    }
+
+    /// Parameters make a range more specific, each `*` less (as PostgREST orders `Accept`).
+    private var specificity: Int { parameters.count - type.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "*") ? 1 : 0) } }
+
+    /// The type a handler is looked up by: `vnd.pgrst.array` without stripped nulls is plain JSON.
+    var handlerLookupType: String {
+        type == "application/vnd.pgrst.array+json" || type == "application/vnd.pgrst.array" ? "application/json" : type
     }
 }
 

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// The reply a function shaped with `set_config('response.headers', '[{"Name": "value"}, …]', true)`
 /// and `set_config('response.status', '201', true)`, as PostgREST applies them: headers added
-/// (repeats kept, as for `Set-Cookie`), the status replaced; a malformed setting is the server's
+/// (repeats kept, as for `Set-Cookie`; one of the reply's own names replaces it), the status replaced; a malformed setting is the server's
 /// error (500 PGRST111/PGRST112), and a write that made it is rolled back.
 struct ResponseSettings: Sendable {
     var headers: [(name: String, value: String)] = []
@@ -30,9 +30,13 @@ struct ResponseSettings: Sendable {
         }
     }
 
-    /// `response` with the settings applied.
+    /// `response` with the settings applied: a header the function set replaces the reply's own
+    /// of that name (its `Content-Type`, say), as in PostgREST.
     func applied(to response: Response) -> Response {
         var response = response
+        for name in Set(headers.map { $0.name.lowercased() }) {
+            if let field = HTTPField.Name(name) { response.headers[values: field] = [] }
+        }
         for (name, value) in headers {
             if let field = HTTPField.Name(name) { response.headers.append(HTTPField(name: field, value: value)) }
         }

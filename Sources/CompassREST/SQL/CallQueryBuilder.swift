@@ -40,9 +40,8 @@ enum CallQueryBuilder {
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
         if plan.function.returnsVoid {
             sql.append("''::text")
-        } else if case .text = media.shape {
-            // A media type the function's return type is named after: its values' text, as they are.
-            sql.append("coalesce(string_agg(_postgrest_t.pgrst_scalar::text, ''), '')")
+        } else if plan.function.returnsScalar, case .handler(let handler) = media.shape {
+            sql.append(handlerBody: handler, schema: schema, scalar: true)
         } else if plan.function.returnsScalar {
             sql.append(
                 plan.function.returnsSet && !media.isSingleObject
@@ -51,7 +50,7 @@ enum CallQueryBuilder {
         } else {
             var shaped = media
             if !plan.function.returnsSet, shaped.shape == .array { shaped.shape = .singleObject }
-            sql.append(ReadQueryBuilder.body(shaped))
+            sql.append(body: shaped, schema: schema)
         }
         sql.append(" AS body, NULL::text AS location FROM (")
         sql.append(rows)

@@ -104,7 +104,7 @@ enum MutationQueryBuilder {
         sql.openReply()
         sql.append(count ? "(SELECT pg_catalog.count(*) FROM pgrst_source)" : "NULL::bigint")
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
-        sql.append(plan.returnsRows ? ReadQueryBuilder.body(media) : "''::text")
+        if plan.returnsRows { sql.append(body: media, schema: schema) } else { sql.append("''::text") }
         sql.append(" AS body, ")
         if plan.isSingleUpsert {
             // Every part of the statement sees the table as it was before it: a row already there was replaced.

@@ -98,28 +98,9 @@ enum ReadQueryBuilder {
             sql.append("NULL::bigint")
         }
         sql.append(" AS total_result_set, pg_catalog.count(_postgrest_t) AS page_total, ")
-        sql.append(body(media))
+        sql.append(body: media, schema: schema)
         sql.append(" AS body, NULL::text AS location FROM (SELECT * FROM pgrst_source) AS _postgrest_t")
         sql.appendBoundedReply(maximumBytes: maximumReplyBytes)
         return sql
-    }
-
-    /// The body aggregate: `[]` when empty, or the first row (`null` when none) for a single
-    /// object, nulls stripped when asked; for CSV the keys of the first row, then a line per row.
-    static func body(_ media: ReplyMediaType) -> StaticString {
-        switch (media.shape, media.stripsNulls) {
-        case (.array, false), (.text, _): "coalesce(json_agg(_postgrest_t), '[]')::text"
-        case (.array, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)), '[]')::text"
-        case (.singleObject, false): "coalesce((json_agg(_postgrest_t)->0)::text, 'null')"
-        case (.singleObject, true): "coalesce(json_strip_nulls(json_agg(_postgrest_t)->0)::text, 'null')"
-        case (.csv, _):
-            // A row's text form is `(a,b,"c d")`: CSV once its parentheses are dropped. The header
-            // is the keys of the first row sent (what `select=` kept, not every column written).
-            """
-            (SELECT coalesce(string_agg(pgrst_keys.key, ','), '') FROM \
-            json_object_keys(row_to_json((array_agg(_postgrest_t))[1])) AS pgrst_keys(key)) || chr(10) || \
-            coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')
-            """
-        }
     }
 }

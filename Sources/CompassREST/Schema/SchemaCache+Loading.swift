@@ -19,6 +19,7 @@ extension SchemaCache {
             var cache = SchemaCache(
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
                 computed: computed, casts: casts, domains: domains)
+            cache.mediaHandlers = MediaHandlers(try await json(Self.mediaHandlersQuery(schema), on: connection))
             if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
             cache.roleTimeouts = try await json(Self.roleTimeoutsQuery(), on: connection) as [String: String]
             return cache
@@ -37,8 +38,11 @@ extension SchemaCache {
     ) {
         var tables: [String: TableInfo] = [:]
         for column in columns {
-            tables[column.table, default: TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])]
-                .columns.append(ColumnInfo(name: column.name, type: column.type, isNullable: column.nullable, defaultExpression: column.defaultValue))
+            var table = tables[column.table] ?? TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])
+            if let name = column.name, let type = column.type {
+                table.columns.append(ColumnInfo(name: name, type: type, isNullable: column.nullable, defaultExpression: column.defaultValue))
+            }
+            tables[column.table] = table
         }
         Self.addRepresentations(casts, to: &tables)
         Self.addBaseTypes(domains: domains, to: &tables)
@@ -130,8 +134,9 @@ extension SchemaCache {
 struct CatalogColumn: Decodable {
     var table: String
     var isView: Bool
-    var name: String
-    var type: String
+    /// nil (with `type`) for the one row of a table that has no columns.
+    var name: String?
+    var type: String?
     var nullable: Bool
     var defaultValue: String?
 }

@@ -6,7 +6,7 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'table', c.relname, 'isView', c.relkind IN ('v', 'm'), 'name', a.attname,
-                 'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT a.attnotnull,
+                 'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT coalesce(a.attnotnull, false),
                  'defaultValue', CASE
                      WHEN d.adbin IS NULL AND ty.typtype = 'd' THEN pg_get_expr(ty.typdefaultbin, 0)
                      WHEN a.attidentity = 'd' THEN format('nextval(%L)', pg_get_serial_sequence(
@@ -16,8 +16,9 @@ extension SchemaCache {
                ORDER BY c.relname, a.attnum), '[]')::text
           FROM pg_catalog.pg_class AS c
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
-          JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-          JOIN pg_catalog.pg_type AS ty ON ty.oid = a.atttypid
+          -- Outer joins: a table of no columns (`CREATE TABLE t ()`) is still a table.
+          LEFT JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          LEFT JOIN pg_catalog.pg_type AS ty ON ty.oid = a.atttypid
           LEFT JOIN pg_catalog.pg_attrdef AS d ON d.adrelid = c.oid AND d.adnum = a.attnum
          WHERE n.nspname = \(schema) AND c.relkind IN ('r', 'v', 'm', 'f', 'p') AND NOT c.relispartition
         """
@@ -188,6 +189,38 @@ extension SchemaCache {
         SELECT coalesce(json_agg(json_build_array(format_type(t.oid, NULL), format_type(t.typbasetype, NULL))), '[]')::text
           FROM pg_catalog.pg_type AS t
          WHERE t.typtype = 'd'
+        """
+    }
+
+    /// The schema's media type handlers: aggregates of one argument (a relation's row type, or
+    /// `anyelement`) that return a domain named like a media type, and functions returning one
+    /// value of such a domain.
+    static func mediaHandlersQuery(_ schema: String) -> PostgresQuery {
+        """
+        WITH media_types AS (
+            SELECT t.oid, lower(t.typname) AS media_type, t.typbasetype = 'pg_catalog.bytea'::regtype AS is_binary
+              FROM pg_catalog.pg_type AS t
+             WHERE t.typtype = 'd' AND (t.typname ~ '^[A-Za-z0-9.-]+/[A-Za-z0-9.+-]+$' OR t.typname = '*/*')
+        )
+        SELECT coalesce(json_agg(json_build_object(
+                 'aggregate', handler.aggregate, 'target', handler.target,
+                 'mediaType', handler.media_type, 'isBinary', handler.is_binary)
+               ORDER BY handler.aggregate IS NULL, handler.aggregate, handler.target), '[]')::text
+          FROM (SELECT p.proname::text AS aggregate, rel.relname::text AS target, mt.media_type, mt.is_binary
+                  FROM pg_catalog.pg_proc AS p
+                  JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+                  JOIN pg_catalog.pg_aggregate AS agg ON agg.aggfnoid = p.oid
+                  JOIN media_types AS mt ON mt.oid = p.prorettype
+                  LEFT JOIN pg_catalog.pg_class AS rel ON rel.reltype = p.proargtypes[0] AND rel.relnamespace = n.oid
+                       AND rel.relkind IN ('r', 'v', 'm', 'f', 'p')
+                 WHERE n.nspname = \(schema) AND p.pronargs = 1
+                   AND (rel.oid IS NOT NULL OR p.proargtypes[0] = 'pg_catalog.anyelement'::regtype)
+                UNION ALL
+                SELECT NULL, p.proname::text, mt.media_type, mt.is_binary
+                  FROM pg_catalog.pg_proc AS p
+                  JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+                  JOIN media_types AS mt ON mt.oid = p.prorettype
+                 WHERE n.nspname = \(schema) AND p.prokind = 'f' AND NOT p.proretset) AS handler
         """
     }
 }

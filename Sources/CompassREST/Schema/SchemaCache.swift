@@ -24,6 +24,8 @@ public struct SchemaCache: Sendable {
     /// at load as PostgREST reads role settings, so a request does not look it up; nil when the
     /// cache was built by hand (requests then look it up themselves).
     public var roleTimeouts: [String: String]?
+    /// Aggregates and functions that send replies in media types of their own (``MediaHandlers``).
+    public var mediaHandlers = MediaHandlers()
 
     /// Makes a cache from parts (the loader and tests build them).
     public init(schema: String, tables: [String: TableInfo], relationships: [String: [Relationship]], functions: [String: [FunctionInfo]]) {

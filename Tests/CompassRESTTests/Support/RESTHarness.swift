@@ -63,7 +63,9 @@ struct RESTHarness {
         return try await client.execute(
             uri: "/rest/v1/" + Self.encodingUnsafeCharacters(path), method: method, headers: fields, body: body.map { ByteBuffer(string: $0) }
         ) { response in
-            RESTResponse(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
+            RESTResponse(
+                status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body),
+                bytes: Array(response.body.readableBytesView))
         }
     }
 
@@ -93,6 +95,8 @@ struct RESTResponse: Sendable {
     var status: Int
     var headers: HTTPFields
     var body: String
+    /// The body as it came, for replies that are not text.
+    var bytes: [UInt8] = []
 
     func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
 
