@@ -101,6 +101,8 @@ public struct CompassServer: Sendable {
         let router = Router(context: CompassRequestContext.self)
         // First, so every route and the not-found reply get an id and are counted.
         router.add(middleware: RequestObservationMiddleware(metrics: httpMetrics))
+        // Before any API's checks: a browser's preflight carries no API key.
+        router.add(middleware: CORSMiddleware(policy: configuration.cors))
         router.add(middleware: UnroutedRequestMiddleware(apiRoutes: appAPI.routes.map { ($0.method, $0.path) }))
         if !configuration.trustedProxies.isEmpty {
             router.add(middleware: ClientAddressMiddleware(trusting: configuration.trustedProxies))

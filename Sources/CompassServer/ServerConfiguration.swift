@@ -38,6 +38,8 @@ public struct ServerConfiguration: Sendable {
     public var listener: PostgresConfiguration
     /// The load balancers whose `X-Forwarded-For` names the client (rate limits key on it).
     public var trustedProxies = TrustedProxies.none
+    /// `COMPASS_CORS_ALLOWED_ORIGINS`: the browser origins that may call the worker (default every one, `*`).
+    public var cors = CORSPolicy.anyOrigin
     /// Connections REST and `/api` may hold open at once (auth has its own few, see ``AuthConfiguration/poolSize``).
     public var poolSize = 10
     /// How long a request waits for a free connection before it is answered 503 with `Retry-After`.
@@ -118,6 +120,7 @@ public struct ServerConfiguration: Sendable {
         if let size = try environment.nonNegativeInteger("COMPASS_DB_STATEMENT_CACHE_SIZE") {
             database.preparedStatementCacheSize = size
         }
+        if let list = environment.string("COMPASS_CORS_ALLOWED_ORIGINS") { cors = try CORSPolicy(list) }
         if let list = environment.string("COMPASS_TRUSTED_PROXIES") {
             do {
                 trustedProxies = try TrustedProxies(list)

@@ -2,7 +2,7 @@ import CompassHTTP
 import Hummingbird
 
 /// Replies for requests no route takes: a method the server never serves (`TRACE`, `CONNECT`,
-/// WebDAV's…) is 405 with `Allow`; under `/api`, a path served for other methods is 405 with
+/// WebDAV's…, `OPTIONS` but under `/rest/v1`) is 405 with `Allow`; under `/api`, a path served for other methods is 405 with
 /// those in `Allow`, and an unknown path that API's JSON 404 (`{"code":"not_found",…}`).
 ///
 /// ```swift
@@ -24,7 +24,9 @@ struct UnroutedRequestMiddleware: RouterMiddleware {
         let path = request.uri.path
         let isAppAPI = path == "/api" || path.hasPrefix("/api/")
         // Routed requests pay for none of this: the lookups below run only once routing failed.
-        guard Self.servedMethods.contains(request.method) else {
+        // OPTIONS is PostgREST's: `/rest/v1` answers it with the methods a resource allows.
+        let isServed = Self.servedMethods.contains(request.method) || request.method == .options && path.hasPrefix("/rest/v1")
+        guard isServed else {
             return Self.methodNotAllowed(request.method, allow: (isAppAPI ? apiMethods(for: path) : nil) ?? Self.allow)
         }
         guard isAppAPI else { return try await next(request, context) }

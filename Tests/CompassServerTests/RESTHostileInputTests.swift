@@ -179,6 +179,17 @@ struct HTTPReply {
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8), options: [.fragmentsAllowed]) }
     var object: [String: Any] { json as? [String: Any] ?? [:] }
 
+    /// Every value of header `name` (any case), in order.
+    func values(_ name: String) -> [String] {
+        headers.split(separator: "\r\n").dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name.lowercased() else { return nil }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// The first value of header `name`.
+    func header(_ name: String) -> String? { values(name).first }
+
     /// Whether this is PostgREST's error body: exactly the four keys, and the given code.
     func isError(_ code: String, status expected: Int) -> Bool {
         status == expected && Set(object.keys) == ["code", "message", "details", "hint"] && object["code"] as? String == code

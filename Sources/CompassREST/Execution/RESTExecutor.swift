@@ -44,6 +44,8 @@ struct RESTExecutor: Sendable {
         estimate: PostgresQuery? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
         let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
+        ServerTiming.current?.mark(.plan)
+        defer { ServerTiming.current?.mark(.transaction) }
         do {
             return try await pool.withConnection { connection in
                 let end: PostgresQuery = rollback ? "ROLLBACK" : "COMMIT"

@@ -9,26 +9,27 @@ extension RESTAPI {
     /// GET/HEAD `/rest/v1/`: PostgREST's OpenAPI description of the schema `Accept-Profile` names
     /// (else the default one), as the request's role sees it; 404 PGRST126 when disabled.
     func describe(request: Request, key: APIKey, method: RESTMethod) async throws(RESTError) -> Response {
+        let timing = configuration.serverTiming ? ServerTiming() : nil
         let claims = try await authenticator.claims(for: request, key: key)
+        timing?.mark(.jwt)
         guard configuration.openAPI.mode != .disabled else { throw .openAPIDisabled }
         try Self.acceptsDescription(request.headers[.accept])
-        let profile = request.headers[HTTPField.Name("Accept-Profile")!]
-        if let profile, !configuration.schemas.contains(profile) {
-            throw .schemaNotExposed(profile, exposed: configuration.schemas)
-        }
+        let profile = try RESTRequest.profile(of: request, isRead: true, configuration: configuration)
         let cache = try await schemaCache(profile ?? configuration.schema)
+        timing?.mark(.parse)
         guard let documentation = cache.documentation else { throw .schemaCacheUnavailable }
         var headers = HTTPFields()
         if profile != nil || configuration.schemas.count > 1 { headers[HTTPField.Name("Content-Profile")!] = cache.schema }
         guard method != .head else {
             // No body and, as PostgREST, no Content-Length: the document is not built for a HEAD.
             headers[.contentType] = Self.openAPIContentType
-            return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
+            let response = Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
+            return timing.stamped(response)
         }
         let document = OpenAPIDocument(
             cache: cache, documentation: documentation, role: claims.role.rawValue, settings: configuration.openAPI,
             server: server(for: request))
-        return JSONReply.text(document.json.text, headers: headers, contentType: Self.openAPIContentType)
+        return timing.stamped(JSONReply.text(document.json.text, headers: headers, contentType: Self.openAPIContentType))
     }
 
     /// Where the document says the API lives: the proxy URI when one is set, else the host the

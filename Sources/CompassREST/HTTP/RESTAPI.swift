@@ -76,6 +76,16 @@ public struct RESTAPI: CompassAPI {
                 throw RESTError.methodNotForFunctions(method.rawValue)
             }
         }
+        group.on("", method: .options) { request, context -> Response in
+            try await api.options(request: request, key: context.requireAPIKey(), resource: nil)
+        }
+        group.on(":table", method: .options) { request, context -> Response in
+            try await api.options(request: request, key: context.requireAPIKey(), resource: .table(Self.decodedName(context.parameters.get("table"))))
+        }
+        group.on("rpc/:function", method: .options) { request, context -> Response in
+            try await api.options(
+                request: request, key: context.requireAPIKey(), resource: .function(Self.decodedName(context.parameters.get("function"))))
+        }
         // Deeper paths name nothing PostgREST serves: its 404 PGRST125, not an empty 404.
         for (_, httpMethod) in methods {
             group.on(":table/**", method: httpMethod) { _, context -> Response in
@@ -101,7 +111,9 @@ public struct RESTAPI: CompassAPI {
 
     /// Runs one request end to end; a refusal is thrown as PostgREST's error.
     func respond(to request: Request, key: APIKey, method: RESTMethod, resource: Resource) async throws(RESTError) -> Response {
+        let timing = configuration.serverTiming ? ServerTiming() : nil
         let claims = try await authenticator.claims(for: request, key: key)
+        timing?.mark(.jwt)
         let path: String
         switch resource {
         case .table(let name): path = "/" + name
@@ -112,7 +124,31 @@ public struct RESTAPI: CompassAPI {
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache(parsed.scope.schema)
         if let timeouts = cache.roleTimeouts { parsed.scope.roleTimeout = .known(timeouts[parsed.scope.role]) }
+        timing?.mark(.parse)
         var reply: Response
+        if let timing {
+            // `withValue` only rethrows untyped errors: the route's refusal travels as a Result.
+            let result = await ServerTiming.$current.withValue(timing) { () async -> Result<Response, RESTError> in
+                do throws(RESTError) {
+                    return .success(try await route(request, to: resource, method: method, parsed: parsed, cache: cache))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            reply = try result.get()
+        } else {
+            reply = try await route(request, to: resource, method: method, parsed: parsed, cache: cache)
+        }
+        if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
+        if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
+        return timing.stamped(reply)
+    }
+
+    /// The read, write or call a request is.
+    private func route(
+        _ request: Request, to resource: Resource, method: RESTMethod, parsed: RESTRequest, cache: SchemaCache
+    ) async throws(RESTError) -> Response {
+        let reply: Response
         switch resource {
         case .table(let name) where method.isRead:
             reply = try await read(table: try cache.table(named: name), cache: cache, request: parsed)
@@ -123,8 +159,6 @@ public struct RESTAPI: CompassAPI {
             let body = method == .post ? try await collectBytes(request) : nil
             reply = try await call(function: name, cache: cache, request: parsed, body: body)
         }
-        if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
-        if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
         return reply
     }
 

@@ -44,6 +44,9 @@ public struct RESTConfiguration: Sendable {
     public var allowsAggregates = false
     /// What `GET /rest/v1/` describes, and where it says the API lives.
     public var openAPI = OpenAPISettings()
+    /// `COMPASS_REST_SERVER_TIMING` (PostgREST's `server-timing-enabled`, default false): a
+    /// `Server-Timing` header with each phase's milliseconds (``ServerTiming``).
+    public var serverTiming = false
 
     /// The defaults.
     public init() {}
@@ -56,6 +59,7 @@ public struct RESTConfiguration: Sendable {
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
         maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
         if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
+        if let timing = try environment.boolean("COMPASS_REST_SERVER_TIMING") { serverTiming = timing }
         if let text = environment.string("COMPASS_REST_SCHEMAS") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {

@@ -30,11 +30,7 @@ struct RESTRequest: Sendable {
         request: Request, method: RESTMethod, path: String, claims: AccessClaims, configuration: RESTConfiguration, isRPC: Bool
     ) throws(RESTError) {
         self.method = method
-        // PostgREST's profiles: reads name their schema with Accept-Profile, writes and calls with Content-Profile.
-        let profile = request.headers[HTTPField.Name(method.isRead ? "Accept-Profile" : "Content-Profile")!]
-        if let profile, !configuration.schemas.contains(profile) {
-            throw .schemaNotExposed(profile, exposed: configuration.schemas)
-        }
+        let profile = try Self.profile(of: request, isRead: method.isRead, configuration: configuration)
         let schema = profile ?? configuration.schema
         // The reply names its schema when the request chose it or could have.
         namesProfile = profile != nil || configuration.schemas.count > 1
@@ -64,6 +60,16 @@ struct RESTRequest: Sendable {
         let isDefaultSelect =
             if select.count == 1, case .column(let column) = select[0] { column.field.name == "*" } else { false }
         return try ReplyMediaType.negotiate(accept, handlers: handlers, target: isDefaultSelect ? target : nil)
+    }
+
+    /// The schema the request names, PostgREST's profiles: reads with Accept-Profile, writes and
+    /// calls with Content-Profile; nil for the default one, 406 PGRST106 for one not exposed.
+    static func profile(of request: Request, isRead: Bool, configuration: RESTConfiguration) throws(RESTError) -> String? {
+        let profile = request.headers[HTTPField.Name(isRead ? "Accept-Profile" : "Content-Profile")!]
+        if let profile, !configuration.schemas.contains(profile) {
+            throw .schemaNotExposed(profile, exposed: configuration.schemas)
+        }
+        return profile
     }
 
     /// The top-level row window.

@@ -39,6 +39,7 @@ extension SchemaCache {
         var tables: [String: TableInfo] = [:]
         for column in columns {
             var table = tables[column.table] ?? TableInfo(name: column.table, isView: column.isView, columns: [], primaryKey: [], uniqueKeys: [])
+            table.writes = TableInfo.Writes(rawValue: column.writes)
             if let name = column.name, let type = column.type {
                 table.columns.append(ColumnInfo(name: name, type: type, isNullable: column.nullable, defaultExpression: column.defaultValue))
             }
@@ -134,6 +135,8 @@ extension SchemaCache {
 struct CatalogColumn: Decodable {
     var table: String
     var isView: Bool
+    /// ``TableInfo/Writes`` bits.
+    var writes: Int
     /// nil (with `type`) for the one row of a table that has no columns.
     var name: String?
     var type: String?

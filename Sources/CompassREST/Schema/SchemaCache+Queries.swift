@@ -6,6 +6,9 @@ extension SchemaCache {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'table', c.relname, 'isView', c.relkind IN ('v', 'm'), 'name', a.attname,
+                 -- Which writes the relation takes (pg_relation_is_updatable's bits: 8 insert, 4 update, 16 delete).
+                 'writes', CASE WHEN c.relkind IN ('r', 'p') THEN 28
+                                WHEN c.relkind IN ('v', 'f') THEN pg_relation_is_updatable(c.oid::regclass, true) ELSE 0 END,
                  'type', format_type(a.atttypid, a.atttypmod), 'nullable', NOT coalesce(a.attnotnull, false),
                  'defaultValue', CASE
                      WHEN d.adbin IS NULL AND ty.typtype = 'd' THEN pg_get_expr(ty.typdefaultbin, 0)

@@ -57,6 +57,28 @@ public struct TableInfo: Sendable, Hashable {
     public var uniqueKeys: [[String]]
     /// Functions of its row that `select=`, filters and `order=` use like columns, by name.
     public var computedFields: [String: ComputedField] = [:]
+    /// The writes it takes: every one for a table, what its rules or triggers allow for a view.
+    public var writes = Writes.all
+
+    /// `pg_relation_is_updatable`'s bits.
+    public struct Writes: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let update = Writes(rawValue: 4)
+        public static let insert = Writes(rawValue: 8)
+        public static let delete = Writes(rawValue: 16)
+        public static let all: Writes = [.insert, .update, .delete]
+    }
+
+    /// PostgREST's `Allow` for an `OPTIONS` on it: reads, then the writes it takes (PUT needs a primary key).
+    var allowedMethods: String {
+        var methods = ["OPTIONS", "GET", "HEAD"]
+        if writes.contains(.insert) { methods.append("POST") }
+        if writes.contains(.insert), writes.contains(.update), !primaryKey.isEmpty { methods.append("PUT") }
+        if writes.contains(.update) { methods.append("PATCH") }
+        if writes.contains(.delete) { methods.append("DELETE") }
+        return methods.joined(separator: ",")
+    }
 
     /// Makes a table description.
     public init(name: String, isView: Bool, columns: [ColumnInfo], primaryKey: [String], uniqueKeys: [[String]]) {
