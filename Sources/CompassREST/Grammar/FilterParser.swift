@@ -127,7 +127,7 @@ enum FilterParser {
         if scanner.current == "{" {
             let start = scanner.position
             _ = scanner.take(until: ["}"])
-            if scanner.consume("}") { return String(scanner.characters[start..<scanner.position]) }
+            if scanner.consume("}") { return scanner.text(start..<scanner.position) }
             scanner.position = start
         }
         return try element(&scanner, stops: [",", ")"])

@@ -8,11 +8,24 @@ struct GrammarScanner {
     var position = 0
     /// Added to reported columns: PostgREST parses `or=(…)` as `or(…)`, so its columns count the operator.
     var columnOffset = 0
+    /// Whether every character is one ASCII byte (no `\r\n`, the one ASCII pair that is a single
+    /// character): then character positions are byte offsets, and text is cut from the UTF-8
+    /// without rebuilding it character by character.
+    private let isOneBytePerCharacter: Bool
 
     init(_ input: String, subject: String) {
         self.input = input
         self.subject = subject
         self.characters = Array(input)
+        self.isOneBytePerCharacter = characters.count == input.utf8.count
+    }
+
+    /// The text of the characters in `range`.
+    func text(_ range: Range<Int>) -> String {
+        guard isOneBytePerCharacter else { return String(characters[range]) }
+        let utf8 = input.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return String(Substring(utf8[start..<utf8.index(start, offsetBy: range.count)]))
     }
 
     var isAtEnd: Bool { position >= characters.count }
@@ -54,13 +67,13 @@ struct GrammarScanner {
     mutating func take(until stops: Set<Character>) -> String {
         let start = position
         while let character = current, !stops.contains(character) { position += 1 }
-        return String(characters[start..<position])
+        return text(start..<position)
     }
 
     /// Everything left.
     mutating func takeRest() -> String {
         defer { position = characters.count }
-        return String(characters[position...])
+        return text(position..<characters.count)
     }
 
     /// The error for the character at the cursor (or the end of input).
@@ -99,7 +112,7 @@ extension GrammarScanner {
             guard position > start else {
                 throw failure(expecting: parts.isEmpty ? [Self.fieldNameExpectation] : ["letter or digit"])
             }
-            parts.append(String(characters[start..<position]).trimmingSpaces)
+            parts.append(text(start..<position).trimmingSpaces)
             guard current == "-", peek(1) != ">" else { break }
             position += 1
         }
@@ -181,7 +194,13 @@ extension GrammarScanner {
 
     /// Letters, digits, `_`, `$` and space: what PostgREST accepts unquoted in names and casts.
     static func isIdentifierCharacter(_ character: Character) -> Bool {
-        character.isLetter || character.isNumber || character == "_" || character == "$" || character == " "
+        // ASCII without Unicode's property tables: letters and digits are A-Z, a-z and 0-9 there.
+        if let byte = character.asciiValue {
+            return (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte == UInt8(ascii: " ")
+        }
+        return character.isLetter || character.isNumber || character == "_" || character == "$" || character == " "
     }
 }
 

@@ -10,9 +10,10 @@ enum JSONText {
     /// Appends `text` as a JSON string literal. Byte by byte: every escape is ASCII, and the
     /// bytes of a multi-byte UTF-8 sequence (0x80 and up) are copied as they are.
     static func appendQuoted(_ text: String, to result: inout String) {
-        let needsEscape = text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        // Over the contiguous UTF-8 when there is one, rather than through the view index by index.
+        let escapes = { (byte: UInt8) in byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
+        let needsEscape = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: escapes) } ?? text.utf8.contains(where: escapes)
         guard needsEscape else {
-            result.reserveCapacity(result.utf8.count + text.utf8.count + 2)
             result += "\""
             result += text
             result += "\""

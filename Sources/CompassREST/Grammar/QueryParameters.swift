@@ -47,7 +47,7 @@ public struct QueryParameters: Sendable, Hashable {
             switch name {
             case "select":
                 // An empty `select=` is every column, as PostgREST reads it.
-                let items = try SelectParser.parse(value, maximumDepth: maximumEmbedDepth)
+                let items = try SelectParser.parseRemembered(value, maximumDepth: maximumEmbedDepth)
                 if !items.isEmpty { select = items }
                 continue
             case "columns":

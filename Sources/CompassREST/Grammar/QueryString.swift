@@ -3,17 +3,34 @@
 enum QueryString {
     static func pairs(_ query: String?) -> [(name: String, value: String?)] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { part in
-            guard let equals = part.firstIndex(of: "=") else { return (decode(part), nil) }
-            return (decode(part[..<equals]), decode(part[part.index(after: equals)...]))
+        let utf8 = query.utf8
+        // In ASCII every character is a byte: split the bytes. Otherwise by character, where
+        // `&` or `=` followed by a combining mark is not a separator.
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            return query.split(separator: "&", omittingEmptySubsequences: true).map { part in
+                guard let equals = part.firstIndex(of: "=") else { return (decode(part), nil) }
+                return (decode(part[..<equals]), decode(part[part.index(after: equals)...]))
+            }
+        }
+        return utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { part in
+            guard let equals = part.firstIndex(of: UInt8(ascii: "=")) else { return (decode(bytes: part), nil) }
+            return (decode(bytes: part[..<equals]), decode(bytes: part[part.index(after: equals)...]))
         }
     }
 
     /// Percent-decodes `text`, reading `+` as a space; malformed escapes are kept as written.
     static func decode(_ text: Substring) -> String {
+        decode(bytes: text.utf8)
+    }
+
+    /// ``decode(_:)`` of UTF-8 bytes; text without `%` or `+` is returned as it is.
+    static func decode(bytes text: some Collection<UInt8>) -> String {
+        guard text.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(decoding: text, as: UTF8.self)
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = Array(text.utf8)[...]
+        bytes.reserveCapacity(text.count)
+        var iterator = Array(text)[...]
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))

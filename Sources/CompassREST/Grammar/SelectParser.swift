@@ -72,7 +72,7 @@ enum SelectParser {
         let start = scanner.position
         while let character = scanner.current, GrammarScanner.isIdentifierCharacter(character) { scanner.position += 1 }
         guard scanner.position > start else { throw scanner.failure(expecting: ["letter or digit"]) }
-        return String(scanner.characters[start..<scanner.position]).trimmingSpaces
+        return scanner.text(start..<scanner.position).trimmingSpaces
     }
 
     /// `.sum()`, `.avg()`, `.count()`, `.max()` or `.min()`, if next; otherwise the cursor is left alone.
