@@ -92,6 +92,15 @@ public struct PostgresRow: Sendable {
         return String(decoding: result.bytes[span.start..<span.start + Int(span.length)], as: UTF8.self)
     }
 
+    /// The value at `index` as the bytes Postgres sent (its text, UTF-8), nil for NULL: a slice of
+    /// the result's buffer, not a copy, for values that go out as they came (a JSON reply body).
+    public func bytes(at index: Int) throws -> ArraySlice<UInt8>? {
+        guard index < result.columns.count else { throw missingColumn(index, as: ArraySlice<UInt8>.self) }
+        let span = span(at: index)
+        guard span.length >= 0 else { return nil }
+        return result.bytes[span.start..<span.start + Int(span.length)]
+    }
+
     /// Decodes the column at `index`.
     @inlinable
     public func decode<T: PostgresDecodable>(_ type: T.Type, at index: Int) throws -> T {

@@ -1,13 +1,15 @@
 import Foundation
+import Hummingbird
 import Postgres
 
 /// What the statement of a request returns (one row): the total when counted, the page's
-/// row count, the body as JSON text, and an insert's Location query (for a PUT, whether it
+/// row count, the body (JSON text, as Postgres sent it), and an insert's Location query (for a PUT, whether it
 /// created its row: ``MutationQueryBuilder/createdMarker``).
 struct StatementResult: Sendable {
     var total: Int?
     var pageTotal: Int
-    var body: String
+    /// The reply body's bytes, written to the response as they came from Postgres.
+    var body: ByteBuffer
     var location: String?
     /// What the statement set with `response.headers` and `response.status`.
     var settings = ResponseSettings()
@@ -93,13 +95,13 @@ struct RESTExecutor: Sendable {
     /// The statement's one row; 500 (54000) when its body was withheld as too large.
     private func statementResult(_ rows: PostgresResult) throws -> StatementResult {
         let row = rows[0]
-        let body = try row.decode(String?.self, at: 2)
+        let body = try row.bytes(at: 2)
         if body == nil, let bytes = try row.decode(Int?.self, at: 4), bytes > maximumReplyBytes {
             throw RESTError.replyTooLarge(bytes: bytes, limit: maximumReplyBytes)
         }
         var result = StatementResult(
             total: try row.decode(Int?.self, at: 0), pageTotal: try row.decode(Int.self, at: 1),
-            body: body ?? "", location: try row.decode(String?.self, at: 3),
+            body: body.map(ReplyBytes.buffer) ?? ByteBuffer(), location: try row.decode(String?.self, at: 3),
             settings: try ResponseSettings(headers: try row.decode(String?.self, at: 5), status: try row.decode(String?.self, at: 6)))
         if rows.columns.count > 7 { result.inserted = try row.decode(Int?.self, at: 7) ?? 0 }
         return result

@@ -2,9 +2,14 @@
 enum HexBytes {
     /// The bytes `text` spells two hex digits at a time; a stray character ends the decoding.
     static func decode(_ text: String) -> [UInt8] {
+        decode(text.utf8)
+    }
+
+    /// ``decode(_:)`` of the text's UTF-8 bytes.
+    static func decode(_ text: some Collection<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count / 2)
-        var iterator = text.utf8.makeIterator()
+        bytes.reserveCapacity(text.count / 2)
+        var iterator = text.makeIterator()
         while let high = iterator.next().flatMap(digit), let low = iterator.next().flatMap(digit) {
             bytes.append(high << 4 | low)
         }

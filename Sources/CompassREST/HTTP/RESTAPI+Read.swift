@@ -41,7 +41,7 @@ extension RESTAPI {
             }
             if result.pageTotal < total { status = 206 }
         }
-        let body = request.method == .head ? "" : result.body
+        let body = request.method == .head ? ByteBuffer() : result.body
         return result.settings.applied(to: RESTReply.body(status: status, body, media: media, headers: headers))
     }
 }

@@ -20,10 +20,15 @@ enum RESTReply {
     /// A reply's body in its negotiated representation: text as it is, or the bytes of a binary
     /// handler's body, which the statement sent as hex.
     static func body(status: Int, _ body: String, media: ReplyMediaType, headers: [String: String] = [:]) -> Response {
-        guard media.isBinary else { return Self.body(status: status, body, contentType: media.contentType, headers: headers) }
+        Self.body(status: status, ByteBuffer(string: body), media: media, headers: headers)
+    }
+
+    /// ``body(status:_:media:headers:)`` for a body already in bytes (Postgres's, unchanged).
+    static func body(status: Int, _ body: ByteBuffer, media: ReplyMediaType, headers: [String: String] = [:]) -> Response {
         var response = Self.body(status: status, nil, headers: headers)
         response.headers[.contentType] = media.contentType
-        response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: HexBytes.decode(body)))
+        let bytes = media.isBinary ? ByteBuffer(bytes: HexBytes.decode(body.readableBytesView)) : body
+        response.body = ResponseBody(byteBuffer: bytes)
         return response
     }
 
