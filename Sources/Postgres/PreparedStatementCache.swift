@@ -81,12 +81,12 @@ struct PreparedStatementCache: Sendable {
             plan.steps = segments.map { $0.map { _ in .unnamed } }
             return plan
         }
-        var used: Set<String> = []
         var preparedInEarlierSegments: Set<String> = []
         var (hits, misses) = (0, 0)
         defer { Self.statistics.add(hits: hits, misses: misses) }
         for segment in segments {
             var steps: [Step] = []
+            steps.reserveCapacity(segment.count)
             var preparedHere: Set<String> = []
             for query in segment {
                 guard query.isPrepared else {
@@ -94,12 +94,12 @@ struct PreparedStatementCache: Sendable {
                     continue
                 }
                 useCounter += 1
-                used.insert(query.sql)
-                if preparedInEarlierSegments.contains(query.sql) {
+                if !preparedInEarlierSegments.isEmpty, preparedInEarlierSegments.contains(query.sql) {
                     steps.append(.unnamed)
-                } else if let entry = entries[query.sql] {
-                    entries[query.sql]?.lastUse = useCounter
-                    steps.append(.named(entry.name))
+                } else if let index = entries.index(forKey: query.sql) {
+                    // One hash of the (long) text for both the lookup and the update.
+                    entries.values[index].lastUse = useCounter
+                    steps.append(.named(entries.values[index].name))
                     hits += 1
                 } else {
                     nameCounter += 1
@@ -110,10 +110,13 @@ struct PreparedStatementCache: Sendable {
                     misses += 1
                 }
             }
-            preparedInEarlierSegments.formUnion(preparedHere)
+            if !preparedHere.isEmpty { preparedInEarlierSegments.formUnion(preparedHere) }
             plan.steps.append(steps)
         }
-        pendingDeallocations += evict(sparing: used)
+        if entries.count > capacity {
+            let used = Set(segments.joined().lazy.filter(\.isPrepared).map(\.sql))
+            pendingDeallocations += evict(sparing: used)
+        }
         if mayDeallocate {
             plan.deallocations = pendingDeallocateAll ? ["ALL"] : pendingDeallocations
             pendingDeallocations = []
@@ -124,7 +127,6 @@ struct PreparedStatementCache: Sendable {
 
     /// Drops the least recently used entries until the cache fits, never one in `used`.
     private mutating func evict(sparing used: Set<String>) -> [String] {
-        guard entries.count > capacity else { return [] }
         let candidates = entries.filter { !used.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
         var evicted: [String] = []
         for (sql, entry) in candidates.prefix(entries.count - capacity) {
