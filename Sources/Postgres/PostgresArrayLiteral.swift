@@ -21,9 +21,14 @@ enum PostgresArrayLiteral {
                 continue
             }
             result += "\""
-            for character in item {
-                if character == "\"" || character == "\\" { result += "\\" }
-                result.append(character)
+            // Most elements (ids, names) hold neither: copied whole rather than character by character.
+            if item.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                for character in item {
+                    if character == "\"" || character == "\\" { result += "\\" }
+                    result.append(character)
+                }
+            } else {
+                result += item
             }
             result += "\""
         }

@@ -49,9 +49,14 @@ public struct PrettyJSONWriter {
     /// A string, escaped as the encoder escapes (quote, backslash, control characters).
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most text needs no escape: copied in one go rather than byte by byte.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
+        // Most text needs no escape: checked over its contiguous UTF-8 (not through the view's
+        // index by index) and copied in one go rather than byte by byte.
+        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
