@@ -53,6 +53,22 @@ struct MalformedHTTPTests {
         }
     }
 
+    @Test func aKeptAliveConnectionIsClosedOnlyOnceItsIdleTimeoutPasses() async throws {
+        // The head clock from the connection's start runs out first: it must not close the
+        // connection, which answered a request since and now waits out the idle timeout.
+        try await ServerHarness.with(adjust: { $0.http.headerTimeout = .seconds(1); $0.http.idleTimeout = .seconds(5) }) { harness in
+            let connection = try RawConnection(port: harness.port)
+            for _ in 0..<2 {
+                await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                let reply = await connection.read(timeout: .seconds(15)) { $0.hasSuffix(#"{"status":"ok"}"#) }
+                #expect(reply.contains("HTTP/1.1 200 "))
+                try await Task.sleep(for: .milliseconds(1_500))
+            }
+            let (_, closed) = await connection.readUntilClosed(timeout: .seconds(20))
+            #expect(closed)
+        }
+    }
+
     @Test func connectionsPastTheCapAreRefusedWith503() async throws {
         try await ServerHarness.with(adjust: { $0.http.maximumConnections = 2 }) { harness in
             // Two kept-alive connections, each known to be accepted (connections on different event

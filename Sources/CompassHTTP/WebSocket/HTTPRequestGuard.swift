@@ -18,7 +18,13 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: HTTPLimits
     private let client: ClientConnection
+    /// The clock for a request body that must keep coming.
     private var deadline: Scheduled<Void>?
+    /// The clock for the next request head (see ``startClock(context:timeout:)``): when it runs out,
+    /// nil while a request is being read or answered.
+    private var headDeadline: NIODeadline?
+    /// The timer that checks `headDeadline`, and when it fires; it may fire before the deadline.
+    private var headTimer: (task: Scheduled<Void>, firesAt: NIODeadline)?
     /// A request head was read and its response has not ended yet.
     private var responding = false
     /// A request's body is still arriving.
@@ -57,6 +63,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
+        stopHeadTimer()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -65,6 +72,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             deadline?.cancel()
             deadline = nil
+            headDeadline = nil
             guard head.uri.utf8.count <= limits.maximumURLBytes else {
                 refuse(context: context, status: .uriTooLong)
                 return
@@ -119,6 +127,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         closed = true
         deadline?.cancel()
         deadline = nil
+        stopHeadTimer()
         guard !responding else {
             context.close(promise: nil)
             return
@@ -150,13 +159,38 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Closes the connection if no complete request head arrives within `timeout`.
+    ///
+    /// Called after every response, so it moves a deadline rather than scheduling a task each
+    /// time: a timer already due by then stays, and when it fires early it waits out the rest.
     private func startClock(context: ChannelHandlerContext, timeout: Duration) {
         deadline?.cancel()
+        deadline = nil
+        let due = NIODeadline.now() + TimeAmount(timeout)
+        headDeadline = due
+        if let timer = headTimer, timer.firesAt <= due { return }
+        scheduleHeadTimer(context: context, at: due)
+    }
+
+    private func scheduleHeadTimer(context: ChannelHandlerContext, at due: NIODeadline) {
+        headTimer?.task.cancel()
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) { [weak self] in
-            guard let self, !self.responding, !self.closed else { return }
+        let task = context.eventLoop.scheduleTask(deadline: due) { [weak self] in
+            guard let self else { return }
+            self.headTimer = nil
+            guard let deadline = self.headDeadline, !self.responding, !self.closed else { return }
+            if deadline > .now() {
+                self.scheduleHeadTimer(context: loopBound.value, at: deadline)
+                return
+            }
             self.closed = true
             loopBound.value.close(promise: nil)
         }
+        headTimer = (task, due)
+    }
+
+    private func stopHeadTimer() {
+        headTimer?.task.cancel()
+        headTimer = nil
+        headDeadline = nil
     }
 }
