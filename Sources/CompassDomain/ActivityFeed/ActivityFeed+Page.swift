@@ -61,17 +61,20 @@ extension ActivityFeed {
     private struct PendingEvent {
         enum Source { case interaction(Int), statusChange(Int), document(Int) }
         var type: ActivityEventType
-        /// The event's id, as `ActivityEvent.id` (ties in date order by it).
-        var id: String
+        var rowId: UUID
         /// The event's date as `ActivityEvent` keeps it: rounded to milliseconds.
         var date: Date
         var source: Source
 
         init(_ type: ActivityEventType, _ rowId: UUID, _ date: Date, _ source: Source) {
             self.type = type
-            self.id = type.idPrefix + rowId.lowercasedString
+            self.rowId = rowId
             self.date = CompassTimestamp.roundedToMilliseconds(date)
             self.source = source
         }
+
+        /// The event's id, as `ActivityEvent.id`: ties in date order go by it. Spelled out only
+        /// for a tie, not for every row.
+        var id: String { type.idPrefix + rowId.lowercasedString }
     }
 }

@@ -14,11 +14,14 @@ enum FilterParser {
 
     /// A top-level filter parameter: the key is `[embed.…]column[->path]`, the value the operator expression.
     static func filter(key: String, value: String) throws(RESTError) -> (path: [String], filter: Filter) {
-        let (path, field) = try treePath(key)
+        // Keys (column names) repeat from request to request: each is parsed once.
+        let (path, field) = try treePaths.value(for: key) { (key) throws(RESTError) in try treePath(key) }
         var scanner = GrammarScanner(value, subject: "filter")
         let (negated, operation) = try expression(&scanner, mode: .rest)
         return (path, Filter(field: field, negated: negated, operation: operation))
     }
+
+    private static let treePaths = ParseMemo<String, (path: [String], field: FieldReference)>()
 
     /// `a.b.column->x` → embed path `[a, b]` and the field.
     static func treePath(_ key: String) throws(RESTError) -> (path: [String], field: FieldReference) {

@@ -113,7 +113,17 @@ struct MediaRange: Sendable, Hashable {
     /// An `Accept` header's ranges, most preferred first: by quality, then the more specific
     /// (parameters less `*`s), then in the client's order. No header is `*/*`.
     static func ordered(_ accept: String?) -> [MediaRange] {
-        guard let accept, !accept.trimmingSpaces.isEmpty else { return [MediaRange("*/*")] }
+        guard let accept else { return anything }
+        // A client sends the same header on every request: each is read once.
+        return orderings.value(for: accept) { accept in
+            accept.trimmingSpaces.isEmpty ? anything : ordering(accept)
+        }
+    }
+
+    private static let anything = [MediaRange("*/*")]
+    private static let orderings = ParseMemo<String, [MediaRange]>()
+
+    private static func ordering(_ accept: String) -> [MediaRange] {
         let ranges = accept.split(separator: ",").map { MediaRange(String($0)) }
         return ranges.enumerated().sorted { first, second in
             let (a, b) = (first.element, second.element)
