@@ -42,8 +42,10 @@ public struct QueryParameters: Sendable, Hashable {
     init(pairs: [(name: String, value: String?)], isRPCRead: Bool, maximumEmbedDepth: Int) throws(RESTError) {
         for (name, value) in pairs {
             guard let value else { continue }
-            let last = name.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? name
-            let path = Self.path(of: name)
+            // Most names are a plain column or keyword: nothing to split.
+            let isDotted = name.utf8.contains(UInt8(ascii: "."))
+            let last = isDotted ? name.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? name : name
+            let path = isDotted ? Self.path(of: name) : []
             switch name {
             case "select":
                 // An empty `select=` is every column, as PostgREST reads it.
@@ -60,7 +62,7 @@ public struct QueryParameters: Sendable, Hashable {
             }
             switch last {
             case "order":
-                order[path] = try OrderParser.parse(value)
+                order[path] = try Self.orders.value(for: value) { (value) throws(RESTError) in try OrderParser.parse(value) }
             case "limit":
                 if let number = Int(value.trimmingSpaces) { limits[path] = number }
             case "offset":
@@ -79,6 +81,9 @@ public struct QueryParameters: Sendable, Hashable {
         }
         resolveLegacyTargetNames()
     }
+
+    /// `order=` values parsed before (apps send the same few).
+    private static let orders = ParseMemo<String, [OrderTerm]>()
 
     /// The embed path of a reserved key: `actor.order` → `["actor"]`; `not.` is not part of it.
     private static func path(of name: String) -> EmbedPath {

@@ -82,7 +82,6 @@ struct RESTRequest: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) + 2 })
         func append(encoded text: String) {
-            let hex = Array("0123456789ABCDEF".utf8)
             for byte in text.utf8 {
                 switch byte {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -90,8 +89,8 @@ struct RESTRequest: Sendable {
                     bytes.append(byte)
                 default:
                     bytes.append(UInt8(ascii: "%"))
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
                 }
             }
         }
@@ -104,6 +103,8 @@ struct RESTRequest: Sendable {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// `a=1; b=2` as a dictionary.
     static func cookies(_ header: String?) -> [String: String] {
