@@ -30,7 +30,7 @@ public struct RESTConfiguration: Sendable {
     public var maximumReplyBytes = 16 << 20
     /// How many embeds `select=` may nest inside each other (`a(b(c))` is 3); PostgREST has no
     /// limit, but each level is a lateral join, and the parser recurses once per level.
-    public var maximumEmbedDepth = 8
+    public var maximumEmbedDepth = QueryParameters.defaultMaximumEmbedDepth
     /// Whether PATCH and DELETE need a filter, as Supabase's PostgREST with `pg-safeupdate` refuses
     /// `UPDATE`/`DELETE` without a `WHERE` clause (21000): one forgotten `.eq()` cannot empty a table.
     public var requiresFilteredWrites = true
