@@ -141,6 +141,8 @@ public struct RESTAPI: CompassAPI {
         }
         if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
         if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
+        // The representation depends on these request headers (PostgREST's Vary), unless a function named its own.
+        if reply.headers[.vary] == nil { reply.headers[.vary] = "Accept, Prefer, Range" }
         return timing.stamped(reply)
     }
 
