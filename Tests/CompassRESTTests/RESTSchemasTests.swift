@@ -105,4 +105,33 @@ struct RESTSchemasTests {
             #expect(try await rest.count("SELECT count(*) FROM تست.موارد") == 0)
         }
     }
+
+    /// Every request searches `public` after the exposed schema (PostgREST's `db-extra-search-path`),
+    /// so a function of another exposed schema finds the types and functions of `public` it names
+    /// without a schema: an argument of an enum there, a helper its body calls.
+    @Test func theExtraSearchPathReachesPublicFromAnotherSchema() async throws {
+        try await RESTHarness.with(configuration: Self.twoSchemas) { rest in
+            try await rest.addFixtures(Self.v2SQL + """
+                CREATE TYPE public.rest_mood AS ENUM ('calm', 'busy');
+                CREATE FUNCTION public.rest_shout(text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT upper($1) $$;
+                CREATE FUNCTION rest_v2.describe(mood public.rest_mood) RETURNS text LANGUAGE sql STABLE
+                    AS $$ SELECT rest_shout(mood::text) $$;
+                GRANT EXECUTE ON FUNCTION rest_v2.describe(public.rest_mood) TO anon;
+                """)
+            let call = try await rest.request(.get, "rpc/describe?mood=busy", headers: ["Accept-Profile": "rest_v2"])
+            #expect(call.status == 200, "\(call.body)")
+            #expect(call.body == #""BUSY""#)
+        }
+        var narrow = Self.twoSchemas
+        narrow.extraSearchPath = []
+        try await RESTHarness.with(configuration: narrow) { rest in
+            try await rest.addFixtures(Self.v2SQL + """
+                CREATE FUNCTION public.rest_shout(text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT upper($1) $$;
+                CREATE FUNCTION rest_v2.shout(words text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT rest_shout(words) $$;
+                GRANT EXECUTE ON FUNCTION rest_v2.shout(text) TO anon;
+                """)
+            let call = try await rest.request(.get, "rpc/shout?words=hi", headers: ["Accept-Profile": "rest_v2"])
+            #expect(call.isError("42883", status: 404), "\(call.body)")
+        }
+    }
 }
