@@ -7,6 +7,9 @@ extension SchemaCache {
     public static func load(schema: String = "public", documenting: Bool = false, on connection: PostgresConnection) async throws -> SchemaCache {
         try await connection.withTransaction { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            // No search path, as PostgREST reads its cache: type names and expressions come out
+            // qualified (`public.my_type`), so they mean the same whatever a request searches.
+            try await connection.query("SELECT set_config('search_path', '', true)")
             let columns: [CatalogColumn] = try await json(Self.columnsQuery(schema), on: connection)
             let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
