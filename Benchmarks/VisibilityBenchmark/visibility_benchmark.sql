@@ -3,7 +3,8 @@
 -- calls it (as service_role) beside the per-group path it replaces for
 -- qualifying policies (realtime.visible_rows_one_by_one), in one run. Claims are
 -- sent as JSON objects, as the worker sends them. The fixed cost of a batched call
--- is the intercept of its time per call between 100 and 1,000 subscribers.
+-- is the intercept of its time per call between 100 and 1,000 subscribers; calls of
+-- fewer than 8 checks take the per-group path, and a call of one check is shown too.
 -- Run by scripts/visibility-benchmark; needs the demo data.
 
 CREATE FUNCTION pg_temp.microseconds_per_call(relation text, subscribers int, batched boolean) RETURNS float8
@@ -51,6 +52,10 @@ SELECT relation AS "table (policy)",
        round((one_by_one / batch)::numeric, 1) AS "speed-up"
   FROM measured;
 SELECT a.relation AS "table (policy)",
+       round(one.batch::numeric, 0) AS "call of one check µs (per group)",
        round((a.batch - 100 * (b.batch - a.batch) / 900)::numeric, 0) AS "batched call: fixed µs",
        round(((b.batch - a.batch) / 900)::numeric, 1) AS "µs per extra check"
-  FROM measured AS a JOIN measured AS b ON b.relation = a.relation AND a.subscribers = 100 AND b.subscribers = 1000;
+  FROM measured AS a
+  JOIN measured AS b ON b.relation = a.relation AND b.subscribers = 1000
+  JOIN measured AS one ON one.relation = a.relation AND one.subscribers = 1
+ WHERE a.subscribers = 100;

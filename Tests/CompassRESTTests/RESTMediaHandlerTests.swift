@@ -84,6 +84,8 @@ struct RESTMediaHandlerTests {
             let tsv = try await rest.request(.get, "rest_songs?order=id", headers: ["Accept": "text/tab-separated-values"])
             #expect(tsv.status == 200)
             #expect(tsv.header("Content-Type") == "text/tab-separated-values")
+            // Caches must keep one reply per Accept (and Prefer, Range), as PostgREST says.
+            #expect(tsv.header("Vary") == "Accept, Prefer, Range")
             #expect(tsv.body == "id\ttitle\tplays\n1\tBlue\t10\n2\tTab bed\t\n3\tRed\t3\n")
             // Filters and the window apply before the handler sees the rows.
             let filtered = try await rest.request(.get, "rest_songs?plays=gt.5", headers: ["Accept": "text/tab-separated-values"])

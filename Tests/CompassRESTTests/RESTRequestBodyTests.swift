@@ -137,6 +137,15 @@ struct RESTRequestBodyTests {
             let bytes: [UInt8] = [0xff, 0x00, 0xfe, 0x41]
             let size = try await rest.requestBytes(.post, "rpc/rest_body_size", contentType: "application/octet-stream", body: bytes)
             #expect(size.body == "4")
+            // A function whose unnamed parameter takes no whole body cannot be called by name at
+            // all: as in PostgREST it is not in the cache, and the hint names a function that is.
+            try await rest.addFixtures("""
+                CREATE FUNCTION public.rest_body_shoutz(int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT $1';
+                GRANT EXECUTE ON FUNCTION public.rest_body_shoutz(int) TO anon;
+                """)
+            let uncallable = try await rest.request(.post, "rpc/rest_body_shoutz", body: #"{"x": 1}"#)
+            #expect(uncallable.isError("PGRST202", status: 404))
+            #expect(uncallable.object["hint"] as? String == "Perhaps you meant to call the function public.rest_body_shout")
         }
     }
 }

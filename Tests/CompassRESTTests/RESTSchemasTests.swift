@@ -77,4 +77,61 @@ struct RESTSchemasTests {
             #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_SCHEMAS": bad])) }
         }
     }
+
+    /// A schema, table and column named in Arabic script, as PostgREST's own Unicode case: the
+    /// path arrives percent-encoded, the body and the reply carry the names as they are.
+    @Test func unicodeNamesReadAndWrite() async throws {
+        var configuration = RESTConfiguration()
+        configuration.schemas = ["تست"]
+        try await RESTHarness.with(configuration: configuration) { rest in
+            try await rest.addFixtures("""
+                CREATE SCHEMA تست;
+                CREATE TABLE تست.موارد (هویت bigint PRIMARY KEY);
+                GRANT USAGE ON SCHEMA تست TO anon;
+                GRANT SELECT, INSERT, DELETE ON تست.موارد TO anon;
+                """)
+            let path = "%D9%85%D9%88%D8%A7%D8%B1%D8%AF"
+            let empty = try await rest.request(.get, path)
+            #expect(empty.status == 200)
+            #expect(empty.body == "[]")
+            let created = try await rest.request(.post, path, headers: ["Prefer": "return=representation"], body: #"{"هویت": 1}"#)
+            #expect(created.status == 201)
+            #expect(created.hasJSON(#"[{"هویت": 1}]"#))
+            let read = try await rest.request(.get, path + "?%D9%87%D9%88%DB%8C%D8%AA=eq.1")
+            #expect(read.hasJSON(#"[{"هویت": 1}]"#))
+            let deleted = try await rest.request(.delete, path + "?%D9%87%D9%88%DB%8C%D8%AA=eq.1")
+            #expect(deleted.status == 204)
+            #expect(deleted.header("Content-Type") == nil)
+            #expect(try await rest.count("SELECT count(*) FROM تست.موارد") == 0)
+        }
+    }
+
+    /// Every request searches `public` after the exposed schema (PostgREST's `db-extra-search-path`),
+    /// so a function of another exposed schema finds the types and functions of `public` it names
+    /// without a schema: an argument of an enum there, a helper its body calls.
+    @Test func theExtraSearchPathReachesPublicFromAnotherSchema() async throws {
+        try await RESTHarness.with(configuration: Self.twoSchemas) { rest in
+            try await rest.addFixtures(Self.v2SQL + """
+                CREATE TYPE public.rest_mood AS ENUM ('calm', 'busy');
+                CREATE FUNCTION public.rest_shout(text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT upper($1) $$;
+                CREATE FUNCTION rest_v2.describe(mood public.rest_mood) RETURNS text LANGUAGE sql STABLE
+                    AS $$ SELECT rest_shout(mood::text) $$;
+                GRANT EXECUTE ON FUNCTION rest_v2.describe(public.rest_mood) TO anon;
+                """)
+            let call = try await rest.request(.get, "rpc/describe?mood=busy", headers: ["Accept-Profile": "rest_v2"])
+            #expect(call.status == 200, "\(call.body)")
+            #expect(call.body == #""BUSY""#)
+        }
+        var narrow = Self.twoSchemas
+        narrow.extraSearchPath = []
+        try await RESTHarness.with(configuration: narrow) { rest in
+            try await rest.addFixtures(Self.v2SQL + """
+                CREATE FUNCTION public.rest_shout(text) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT upper($1) $$;
+                CREATE FUNCTION rest_v2.shout(words text) RETURNS text LANGUAGE sql STABLE AS $$ SELECT rest_shout(words) $$;
+                GRANT EXECUTE ON FUNCTION rest_v2.shout(text) TO anon;
+                """)
+            let call = try await rest.request(.get, "rpc/shout?words=hi", headers: ["Accept-Profile": "rest_v2"])
+            #expect(call.isError("42883", status: 404), "\(call.body)")
+        }
+    }
 }

@@ -52,7 +52,8 @@ public struct CORSMiddleware: RouterMiddleware {
         response.headers[.accessControlAllowOrigin] = allowed
         if policy.allowsCredentials {
             response.headers[.accessControlAllowCredentials] = "true"
-            response.headers[.vary] = "Origin"
+            // Caches keep one reply per origin: added to what the reply already varies by.
+            response.headers[.vary] = response.headers[.vary].map { $0 + ", Origin" } ?? "Origin"
         }
         response.headers[.accessControlExposeHeaders] =
             request.uri.path.hasPrefix("/auth/v1") ? Self.exposedAuthHeaders : Self.exposedRESTHeaders

@@ -43,7 +43,7 @@ struct RESTExecutor: Sendable {
     /// the larger of it and the count when the statement counted.
     func run(
         _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool = false,
-        estimate: PostgresQuery? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
+        estimate: PostgresQuery? = nil, exactCountUpTo cap: Int? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
         let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
         ServerTiming.current?.mark(.plan)
@@ -60,8 +60,13 @@ struct RESTExecutor: Sendable {
                         for result in results { _ = try result.get() }
                         var result = try statementResult(try results[2].get())
                         if estimate != nil, let planned = try Self.plannedRows(try results[3].get()) {
-                            // count=estimated: the larger of the count and the estimate, as PostgREST without db-max-rows.
-                            result.total = max(result.total ?? planned, planned)
+                            // count=estimated: the larger of the count and the estimate, but the count
+                            // itself while it is within a cap (`cap`: db-max-rows), as PostgREST.
+                            if let total = result.total, let cap, total <= cap {
+                                result.total = total
+                            } else {
+                                result.total = max(result.total ?? planned, planned)
+                            }
                         }
                         try check(result)
                         if !readOnly { try await connection.query(end) }

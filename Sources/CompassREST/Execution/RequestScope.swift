@@ -16,6 +16,9 @@ public struct RequestScope: Sendable {
     public var cookiesJSON: String
     /// The exposed schema, first on the search path.
     public var schema: String
+    /// Schemas searched after it (PostgREST's `db-extra-search-path`): where functions' bodies
+    /// and arguments find extension types and functions they name without a schema.
+    public var extraSearchPath: [String] = []
     /// `Prefer: timezone=…`, set as the transaction's `TimeZone`.
     public var timeZone: String?
     /// The role's `statement_timeout`, from the schema cache when it has it.
@@ -42,7 +45,7 @@ public struct RequestScope: Sendable {
     /// The statement that opens the scope (the one shared `requestScope` writer).
     var statement: PostgresQuery {
         var settings: [(name: String, value: String)] = [
-            ("search_path", SQLBuilder.quoted(schema)),
+            ("search_path", ([schema] + extraSearchPath.filter { $0 != schema }).map(SQLBuilder.quoted).joined(separator: ", ")),
             ("request.method", method),
             ("request.path", path),
             ("request.headers", headersJSON),

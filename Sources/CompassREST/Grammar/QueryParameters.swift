@@ -31,10 +31,13 @@ public struct QueryParameters: Sendable, Hashable {
 
     public init() {}
 
+    /// How deep `select=` embeds nest unless configured (`COMPASS_REST_MAX_EMBED_DEPTH`).
+    public static let defaultMaximumEmbedDepth = 8
+
     /// Parses a raw (still percent-encoded) query string. `isRPCRead` makes operator-less
     /// parameters function arguments instead of malformed filters; `select=` may nest embeds
     /// `maximumEmbedDepth` levels deep.
-    public init(query: String?, isRPCRead: Bool = false, maximumEmbedDepth: Int = RESTConfiguration().maximumEmbedDepth) throws(RESTError) {
+    public init(query: String?, isRPCRead: Bool = false, maximumEmbedDepth: Int = Self.defaultMaximumEmbedDepth) throws(RESTError) {
         try self.init(pairs: QueryString.pairs(query), isRPCRead: isRPCRead, maximumEmbedDepth: maximumEmbedDepth)
     }
 

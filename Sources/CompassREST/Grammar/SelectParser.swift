@@ -8,7 +8,7 @@
 /// is checked as each `(` opens, before a hostile `a(a(a(…` can exhaust the stack.
 enum SelectParser {
     /// The items of a `select=` value; an empty value selects nothing.
-    static func parse(_ text: String, maximumDepth: Int = RESTConfiguration().maximumEmbedDepth) throws(RESTError) -> [SelectItem] {
+    static func parse(_ text: String, maximumDepth: Int = QueryParameters.defaultMaximumEmbedDepth) throws(RESTError) -> [SelectItem] {
         var scanner = GrammarScanner(text, subject: "select parameter")
         let items = try forest(&scanner, depth: 0, maximumDepth: maximumDepth)
         guard scanner.isAtEnd else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }

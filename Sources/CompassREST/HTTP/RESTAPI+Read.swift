@@ -8,12 +8,16 @@ extension RESTAPI {
         var planner = ReadPlanner(cache: cache, allowsAggregates: configuration.allowsAggregates)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range).limitingEmbeds(to: configuration.maximumRows)
         let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name))
+        // count=estimated under a row cap, as PostgREST's: the count stops past the cap, and is
+        // exact up to it; past it, the larger of what it reached and the planner's estimate.
+        let countCap = request.preferences.count == "estimated" ? configuration.maximumRows : nil
         let statement = ReadQueryBuilder.statement(
-            plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
+            plan, schema: cache.schema, count: request.preferences.wantsCount, countLimit: countCap.map { $0 + 1 }, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
         let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
         let result = try await executor.run(
-            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate,
+            exactCountUpTo: countCap
         ) { result throws(RESTError) in
             if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }

@@ -141,6 +141,8 @@ public struct RESTAPI: CompassAPI {
         }
         if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
         if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
+        // The representation depends on these request headers (PostgREST's Vary), unless a function named its own.
+        if reply.headers[.vary] == nil { reply.headers[.vary] = "Accept, Prefer, Range" }
         return timing.stamped(reply)
     }
 
@@ -148,18 +150,16 @@ public struct RESTAPI: CompassAPI {
     private func route(
         _ request: Request, to resource: Resource, method: RESTMethod, parsed: RESTRequest, cache: SchemaCache
     ) async throws(RESTError) -> Response {
-        let reply: Response
         switch resource {
         case .table(let name) where method.isRead:
-            reply = try await read(table: try cache.table(named: name), cache: cache, request: parsed)
+            return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
         case .table(let name):
             let body = method == .delete ? nil : try await collectBody(request)
-            reply = try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+            return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
         case .function(let name):
             let body = method == .post ? try await collectBytes(request) : nil
-            reply = try await call(function: name, cache: cache, request: parsed, body: body)
+            return try await call(function: name, cache: cache, request: parsed, body: body)
         }
-        return reply
     }
 
     func schemaCache(_ schema: String) async throws(RESTError) -> SchemaCache {

@@ -30,7 +30,7 @@ public struct RESTConfiguration: Sendable {
     public var maximumReplyBytes = 16 << 20
     /// How many embeds `select=` may nest inside each other (`a(b(c))` is 3); PostgREST has no
     /// limit, but each level is a lateral join, and the parser recurses once per level.
-    public var maximumEmbedDepth = 8
+    public var maximumEmbedDepth = QueryParameters.defaultMaximumEmbedDepth
     /// Whether PATCH and DELETE need a filter, as Supabase's PostgREST with `pg-safeupdate` refuses
     /// `UPDATE`/`DELETE` without a `WHERE` clause (21000): one forgotten `.eq()` cannot empty a table.
     public var requiresFilteredWrites = true
@@ -44,6 +44,9 @@ public struct RESTConfiguration: Sendable {
     public var allowsAggregates = false
     /// What `GET /rest/v1/` describes, and where it says the API lives.
     public var openAPI = OpenAPISettings()
+    /// `COMPASS_REST_EXTRA_SEARCH_PATH` (PostgREST's `db-extra-search-path`, default `public`):
+    /// schemas on every request's search path after the exposed one, comma-separated.
+    public var extraSearchPath = ["public"]
     /// `COMPASS_REST_SERVER_TIMING` (PostgREST's `server-timing-enabled`, default false): a
     /// `Server-Timing` header with each phase's milliseconds (``ServerTiming``).
     public var serverTiming = false
@@ -60,6 +63,9 @@ public struct RESTConfiguration: Sendable {
         maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
         if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
         if let timing = try environment.boolean("COMPASS_REST_SERVER_TIMING") { serverTiming = timing }
+        if let list = environment.string("COMPASS_REST_EXTRA_SEARCH_PATH") {
+            extraSearchPath = list.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        }
         if let text = environment.string("COMPASS_REST_SCHEMAS") {
             let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             guard !names.isEmpty, !names.contains(where: \.isEmpty), Set(names).count == names.count else {

@@ -50,6 +50,7 @@ struct RESTRequest: Sendable {
             role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
             headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema,
             timeZone: preferences.timeZone)
+        scope.extraSearchPath = configuration.extraSearchPath
     }
 
     /// The representation to reply in, negotiated as PostgREST does once a request is planned:

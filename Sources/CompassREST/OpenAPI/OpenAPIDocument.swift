@@ -83,7 +83,8 @@ struct OpenAPIDocument {
         let access = settings.mode == .ignorePrivileges
             ? SchemaDocumentation.Access(any: true, select: true, insert: true, update: true, delete: true)
             : table.access[role] ?? SchemaDocumentation.Access(any: false, select: false, insert: false, update: false, delete: false)
-        return (access.select, access.insert && table.insertable, access.update && table.updatable, access.delete && table.deletable)
+        let writes = cache.tables[table.name]?.writes ?? []
+        return (access.select, access.insert && writes.contains(.insert), access.update && writes.contains(.update), access.delete && writes.contains(.delete))
     }
 
     /// A comment's first line and the rest (leading blank lines dropped; nil when empty), as

@@ -85,7 +85,10 @@ enum ReadQueryBuilder {
     /// The whole read: the page in a CTE, then the total (when counted), the page's row
     /// count and the body as JSON text (an array, or the single object `vnd.pgrst.object` asks for),
     /// the body withheld past `maximumReplyBytes`.
-    static func statement(_ plan: ReadPlan, schema: String, count: Bool, media: ReplyMediaType, maximumReplyBytes: Int) -> SQLBuilder {
+    /// `countLimit` stops the count there (count=estimated under a row cap).
+    static func statement(
+        _ plan: ReadPlan, schema: String, count: Bool, countLimit: Int? = nil, media: ReplyMediaType, maximumReplyBytes: Int
+    ) -> SQLBuilder {
         var sql = SQLBuilder()
         sql.append("WITH pgrst_source AS (")
         sql.append(select(plan, schema: schema, from: .table))
@@ -93,6 +96,7 @@ enum ReadQueryBuilder {
         if count {
             sql.append("(SELECT pg_catalog.count(*) FROM (")
             sql.append(select(plan, schema: schema, from: .table, includeRange: false))
+            if let countLimit { sql.append(range: RowRange(offset: 0, limit: countLimit)) }
             sql.append(") AS pgrst_count)")
         } else {
             sql.append("NULL::bigint")

@@ -7,6 +7,9 @@ extension SchemaCache {
     public static func load(schema: String = "public", documenting: Bool = false, on connection: PostgresConnection) async throws -> SchemaCache {
         try await connection.withTransaction { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            // No search path, as PostgREST reads its cache: type names and expressions come out
+            // qualified (`public.my_type`), so they mean the same whatever a request searches.
+            try await connection.query("SELECT set_config('search_path', '', true)")
             let columns: [CatalogColumn] = try await json(Self.columnsQuery(schema), on: connection)
             let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
             let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
@@ -89,7 +92,7 @@ extension SchemaCache {
         }
         Self.addComputed(computed, schema: schema, tables: &tables, relationships: &relationships)
         var byName: [String: [FunctionInfo]] = [:]
-        for function in functions {
+        for function in functions where Self.isCallable(parameters: function.arguments) {
             let inputs = function.arguments
             let firstDefault = inputs.count - function.defaults
             byName[function.name, default: []].append(FunctionInfo(
@@ -107,6 +110,16 @@ extension SchemaCache {
 }
 
 extension SchemaCache {
+    /// Whether `/rpc` can call a function with these input parameters (`[[name, type, …]]`), as
+    /// PostgREST decides which functions to cache: every parameter named (arguments go by name),
+    /// or one unnamed parameter of a type a whole body is passed as. Others are not in the cache:
+    /// calling one is PGRST202, and it is no function's suggestion.
+    static func isCallable(parameters: [[String]]) -> Bool {
+        let unnamed = parameters.filter { $0[0].isEmpty }
+        if unnamed.isEmpty { return true }
+        return parameters.count == 1 && ["bytea", "json", "jsonb", "text", "xml"].contains(unnamed[0][1])
+    }
+
     /// Many-to-many relationships, by origin: for each table whose primary key holds two of its
     /// many-to-one foreign keys, the two tables they reference, each seen from the other.
     static func manyToMany(tables: [String: TableInfo], relationships: [String: [Relationship]]) -> [String: [Relationship]] {

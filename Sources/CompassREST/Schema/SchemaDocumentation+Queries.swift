@@ -55,9 +55,6 @@ extension SchemaDocumentation {
                  'tables', coalesce((SELECT json_agg(json_build_object(
                      'name', c.relname,
                      'comment', pg_catalog.obj_description(c.oid, 'pg_class'),
-                     'insertable', c.relkind IN ('r', 'p') OR (c.relkind IN ('v', 'f') AND (pg_relation_is_updatable(c.oid, true) & 8) = 8),
-                     'updatable', c.relkind IN ('r', 'p') OR (c.relkind IN ('v', 'f') AND (pg_relation_is_updatable(c.oid, true) & 4) = 4),
-                     'deletable', c.relkind IN ('r', 'p') OR (c.relkind IN ('v', 'f') AND (pg_relation_is_updatable(c.oid, true) & 16) = 16),
                      'columns', coalesce(cols.columns, '[]'),
                      'access', coalesce(acc.access, '{}'))
                    ORDER BY c.relname)

@@ -17,10 +17,6 @@ public struct SchemaDocumentation: Sendable, Hashable {
     public struct Table: Sendable, Hashable, Decodable {
         public var name: String
         public var comment: String?
-        /// Whether it can take an INSERT, UPDATE, DELETE at all (a table, or a view Postgres can write through).
-        public var insertable: Bool
-        public var updatable: Bool
-        public var deletable: Bool
         /// Columns in table order.
         public var columns: [Column]
         /// What each API role (`anon`, …) may do with it; a role it grants nothing is absent.

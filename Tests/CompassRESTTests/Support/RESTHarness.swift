@@ -90,13 +90,15 @@ struct RESTHarness {
     }
 }
 
-/// What a test looks at in a reply.
-struct RESTResponse: Sendable {
+/// What a test looks at in a reply (a failed expectation prints its status, headers and body, not the bytes again).
+struct RESTResponse: Sendable, CustomStringConvertible {
     var status: Int
     var headers: HTTPFields
     var body: String
     /// The body as it came, for replies that are not text.
     var bytes: [UInt8] = []
+
+    var description: String { "RESTResponse(status: \(status), headers: \(headers), body: \(body.prefix(2000)))" }
 
     func header(_ name: String) -> String? { headers[HTTPField.Name(name)!] }
 

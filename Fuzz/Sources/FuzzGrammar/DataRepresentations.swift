@@ -1,0 +1,1 @@
+../../../Sources/CompassREST/Schema/DataRepresentations.swift

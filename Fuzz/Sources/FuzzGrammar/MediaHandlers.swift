@@ -1,0 +1,1 @@
+../../../Sources/CompassREST/Schema/MediaHandlers.swift
