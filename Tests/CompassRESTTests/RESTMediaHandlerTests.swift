@@ -195,4 +195,38 @@ struct RESTMediaHandlerTests {
             #expect(wrongType.isError("PGRST107", status: 406))
         }
     }
+
+    /// PostgREST's built-in `application/geo+json`, where PostGIS is installed: a FeatureCollection
+    /// of `ST_AsGeoJSON(record)` of each row. PostGIS is not a test dependency, so a stand-in of that
+    /// one function (same name and signature, in a schema of its own) plays its part.
+    @Test func geoJSONComesFromPostGISsFunctionWhenItIsInstalled() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures("""
+                CREATE TABLE public.rest_places (id int PRIMARY KEY, name text, geom json);
+                INSERT INTO public.rest_places VALUES (1, 'Pier', '{"type": "Point", "coordinates": [1, 2]}'), (2, 'Dock', NULL);
+                GRANT SELECT ON public.rest_places TO anon;
+                """)
+            let before = try await rest.request(.get, "rest_places", headers: ["Accept": "application/geo+json"])
+            #expect(before.isError("PGRST107", status: 406))
+            try await rest.addFixtures("""
+                CREATE SCHEMA rest_gis;
+                CREATE FUNCTION rest_gis.st_asgeojson(r record, geom_column text DEFAULT '', maxdecimaldigits int DEFAULT 9,
+                                                      pretty_bool boolean DEFAULT false) RETURNS text LANGUAGE plpgsql STABLE AS $$
+                BEGIN
+                    RETURN json_build_object('type', 'Feature', 'geometry', to_jsonb(r)->'geom', 'properties', to_jsonb(r) - 'geom')::text;
+                END $$;
+                GRANT USAGE ON SCHEMA rest_gis TO anon;
+                """)
+            let places = try await rest.request(.get, "rest_places?order=id", headers: ["Accept": "application/geo+json"])
+            #expect(places.status == 200, "\(places.body)")
+            #expect(places.header("Content-Type") == "application/geo+json; charset=utf-8")
+            #expect(places.hasJSON(#"""
+                {"type": "FeatureCollection", "features": [
+                  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": 1, "name": "Pier"}},
+                  {"type": "Feature", "geometry": null, "properties": {"id": 2, "name": "Dock"}}]}
+                """#))
+            let none = try await rest.request(.get, "rest_places?id=gt.9", headers: ["Accept": "application/geo+json"])
+            #expect(none.hasJSON(#"{"type": "FeatureCollection", "features": []}"#))
+        }
+    }
 }

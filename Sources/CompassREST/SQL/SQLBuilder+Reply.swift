@@ -55,6 +55,11 @@ extension SQLBuilder {
         switch handler.source {
         case .returnedValue:
             append("(pg_catalog.array_agg(_postgrest_t.pgrst_scalar))[1]")
+        case .geoJSON(let functionSchema):
+            // A row without a geometry column is PostGIS's 22023 "geometry column is missing".
+            append("pg_catalog.json_build_object('type', 'FeatureCollection', 'features', coalesce(pg_catalog.json_agg(")
+            append(qualifiedName: "st_asgeojson", in: functionSchema)
+            append("(_postgrest_t)::json), '[]'))")
         case .aggregate(let name, let rowType):
             append(qualifiedName: name, in: schema)
             if scalar {

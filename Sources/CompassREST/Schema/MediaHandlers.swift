@@ -9,6 +9,9 @@ public struct MediaHandler: Sendable, Hashable {
         case aggregate(name: String, rowType: String?)
         /// The value a function returns, already of the media type's domain.
         case returnedValue
+        /// PostgREST's built-in `application/geo+json`: a FeatureCollection of PostGIS's
+        /// `ST_AsGeoJSON(record)` (in `schema`) of each row, where PostGIS is installed.
+        case geoJSON(schema: String)
     }
 
     public var source: Source
@@ -50,6 +53,12 @@ public struct MediaHandlers: Sendable {
             if let handler = handlers[Key(target: target, mediaType: mediaType)] { return handler }
         }
         return handlers[Key(target: nil, mediaType: mediaType)]
+    }
+
+    /// PostgREST's built-in GeoJSON over any rows, through PostGIS's `ST_AsGeoJSON(record)` in
+    /// `schema`, unless a handler of the schema already answers `application/geo+json`.
+    mutating func addGeoJSON(functionSchema schema: String) {
+        add(MediaHandler(source: .geoJSON(schema: schema), mediaType: "application/geo+json", isBinary: false), for: "application/geo+json", target: nil)
     }
 
     /// Adds `handler` for `mediaType` (the domain's own name, lower-cased) on `target`; the first one found for a key stays.

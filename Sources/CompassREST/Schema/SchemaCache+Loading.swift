@@ -23,6 +23,8 @@ extension SchemaCache {
                 schema: schema, columns: columns, keys: keys, foreignKeys: foreignKeys, functions: functions, viewColumns: viewColumns,
                 computed: computed, casts: casts, domains: domains)
             cache.mediaHandlers = MediaHandlers(try await json(Self.mediaHandlersQuery(schema), on: connection))
+            let postGIS: [String] = try await json(Self.geoJSONFunctionQuery(), on: connection)
+            if let functionSchema = postGIS.first { cache.mediaHandlers.addGeoJSON(functionSchema: functionSchema) }
             if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
             cache.roleTimeouts = try await json(Self.roleTimeoutsQuery(), on: connection) as [String: String]
             return cache

@@ -226,4 +226,14 @@ extension SchemaCache {
                  WHERE n.nspname = \(schema) AND p.prokind = 'f' AND NOT p.proretset) AS handler
         """
     }
+
+    /// The schema of PostGIS's `ST_AsGeoJSON(record, …)`, when it is installed (an empty array otherwise).
+    static func geoJSONFunctionQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_agg(n.nspname ORDER BY n.nspname), '[]')::text
+          FROM pg_catalog.pg_proc AS p
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = p.pronamespace
+         WHERE p.proname = 'st_asgeojson' AND p.proargtypes[0] = 'pg_catalog.record'::regtype
+        """
+    }
 }
