@@ -16,7 +16,9 @@ extension SQLBuilder {
             append(step.asText ? "->>" : "->")
             append("(")
             bind(step.key)
-            append(step.isIndex ? "::int)" : "::text)")
+            // An index is cast; a key is left for Postgres to type, as PostgREST's literal keys are
+            // (`->` on something not JSON is then "text -> unknown", in PostgREST's words).
+            append(step.isIndex ? "::int)" : ")")
         }
     }
 
