@@ -3,8 +3,8 @@ import Hummingbird
 import Postgres
 
 /// What the statement of a request returns (one row): the total when counted, the page's
-/// row count, the body (JSON text, as Postgres sent it), and an insert's Location query (for a PUT, whether it
-/// created its row: ``MutationQueryBuilder/createdMarker``).
+/// row count, the body (JSON text, as Postgres sent it), and an insert's Location query (for a
+/// PUT, whether it created its row: ``MutationQueryBuilder/createdMarker``).
 struct StatementResult: Sendable {
     var total: Int?
     var pageTotal: Int
