@@ -109,4 +109,17 @@ struct CORSTests {
             #expect(auth.status == 405)
         }
     }
+
+    /// A HEAD builds no body, so it names no length (as PostgREST's): not `Content-Length: 0`.
+    @Test func aHeadNamesNoLength() async throws {
+        try await ServerHarness.with { harness in
+            let head = try await RESTHostileInputTests.send(harness, "HEAD", "/rest/v1/schools?select=id&limit=1")
+            #expect(head.status == 200, "\(head.headers)")
+            #expect(head.header("Content-Length") == nil)
+            #expect(head.header("Content-Range") != nil)
+            #expect(head.header("Content-Type") == "application/json; charset=utf-8")
+            let get = try await RESTHostileInputTests.send(harness, "GET", "/rest/v1/schools?select=id&limit=1")
+            #expect(get.header("Content-Length") != nil)
+        }
+    }
 }

@@ -23,8 +23,7 @@ extension RESTAPI {
         guard method != .head else {
             // No body and, as PostgREST, no Content-Length: the document is not built for a HEAD.
             headers[.contentType] = Self.openAPIContentType
-            let response = Response(status: .ok, headers: headers, body: ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) })
-            return timing.stamped(response)
+            return timing.stamped(RESTReply.withoutBody(Response(status: .ok, headers: headers)))
         }
         let document = OpenAPIDocument(
             cache: cache, documentation: documentation, role: claims.role.rawValue, settings: configuration.openAPI,

@@ -45,7 +45,7 @@ extension RESTAPI {
             }
             if result.pageTotal < total { status = 206 }
         }
-        let body = request.method == .head ? ByteBuffer() : result.body
-        return result.settings.applied(to: RESTReply.body(status: status, body, media: media, headers: headers))
+        let reply = result.settings.applied(to: RESTReply.body(status: status, result.body, media: media, headers: headers))
+        return request.method == .head ? RESTReply.withoutBody(reply) : reply
     }
 }

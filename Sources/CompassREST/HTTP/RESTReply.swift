@@ -32,6 +32,15 @@ enum RESTReply {
         return response
     }
 
+    /// `response` as the answer to a HEAD: no body and, as PostgREST's, no `Content-Length`
+    /// (the body a GET would get is never built, so its length is not known).
+    static func withoutBody(_ response: Response) -> Response {
+        var response = response
+        response.headers[.contentLength] = nil
+        response.body = ResponseBody(contentLength: nil) { writer in try await writer.finish(nil) }
+        return response
+    }
+
     /// An error: its status, its headers (and `Proxy-Status` naming its code, as PostgREST
     /// sends), and the four-key body.
     static func error(_ error: RESTError) -> Response {
