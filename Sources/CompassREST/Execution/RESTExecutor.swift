@@ -43,11 +43,11 @@ struct RESTExecutor: Sendable {
     /// the larger of it and the count when the statement counted.
     func run(
         _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool = false,
-        estimate: PostgresQuery? = nil, exactCountUpTo cap: Int? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
+        estimate: PostgresQuery? = nil, exactCountUpTo cap: Int? = nil, timing: ServerTiming? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
         let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
-        ServerTiming.current?.mark(.plan)
-        defer { ServerTiming.current?.mark(.transaction) }
+        timing?.mark(.plan)
+        defer { timing?.mark(.transaction) }
         do {
             return try await pool.withConnection { connection in
                 let end: PostgresQuery = rollback ? "ROLLBACK" : "COMMIT"

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// ```swift
 /// let timing = ServerTiming()
-/// // … timing.mark(.jwt) after each phase; the executor marks its plan and transaction …
+/// // … timing.mark(.jwt) after each phase; the executor marks the plan and transaction of the
+/// // request's `timing` …
 /// return Optional(timing).stamped(response)
 /// ```
 final class ServerTiming: Sendable {
@@ -17,9 +18,6 @@ final class ServerTiming: Sendable {
     enum Phase: String, CaseIterable {
         case jwt, parse, plan, transaction, response
     }
-
-    /// The request's timing while it is served (nil when the setting is off): the executor marks its transaction here.
-    @TaskLocal static var current: ServerTiming?
 
     private struct State {
         var last: ContinuousClock.Instant

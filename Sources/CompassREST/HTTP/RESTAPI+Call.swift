@@ -32,7 +32,7 @@ extension RESTAPI {
         if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead,
-            rollback: rollsBack(request)
+            rollback: rollsBack(request), timing: request.timing
         ) { result throws(RESTError) in
             if let maxAffected, result.pageTotal > maxAffected { throw .maxAffectedExceeded(rows: result.pageTotal) }
             if single, returnsRows, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }

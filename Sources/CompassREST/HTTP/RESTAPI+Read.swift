@@ -17,7 +17,7 @@ extension RESTAPI {
         let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate,
-            exactCountUpTo: countCap
+            exactCountUpTo: countCap, timing: request.timing
         ) { result throws(RESTError) in
             if media.isSingleObject, result.pageTotal != 1 { throw .notSingleObject(rows: result.pageTotal) }
         }

@@ -22,7 +22,7 @@ extension RESTAPI {
         let maxAffected = method == .patch || method == .delete ? preferences.enforcedMaxAffected : nil
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false,
-            rollback: rollsBack(request)
+            rollback: rollsBack(request), timing: request.timing
         ) { result throws(RESTError) in
             if method == .put, result.pageTotal != 1 { throw .putPrimaryKeyMismatch }
             if let maxAffected, result.pageTotal > maxAffected { throw .maxAffectedExceeded(rows: result.pageTotal) }

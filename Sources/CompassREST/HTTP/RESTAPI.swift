@@ -124,21 +124,9 @@ public struct RESTAPI: CompassAPI {
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache(parsed.scope.schema)
         if let timeouts = cache.roleTimeouts { parsed.scope.roleTimeout = .known(timeouts[parsed.scope.role]) }
+        parsed.timing = timing
         timing?.mark(.parse)
-        var reply: Response
-        if let timing {
-            // `withValue` only rethrows untyped errors: the route's refusal travels as a Result.
-            let result = await ServerTiming.$current.withValue(timing) { () async -> Result<Response, RESTError> in
-                do throws(RESTError) {
-                    return .success(try await route(request, to: resource, method: method, parsed: parsed, cache: cache))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            reply = try result.get()
-        } else {
-            reply = try await route(request, to: resource, method: method, parsed: parsed, cache: cache)
-        }
+        var reply = try await route(request, to: resource, method: method, parsed: parsed, cache: cache)
         if parsed.namesProfile { reply.headers[HTTPField.Name("Content-Profile")!] = parsed.scope.schema }
         if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
         // The representation depends on these request headers (PostgREST's Vary), unless a function named its own.

@@ -21,6 +21,8 @@ struct RESTRequest: Sendable {
     var canonicalQuery: String
     /// Whether the reply carries `Content-Profile` (a profile was asked for, or several schemas are exposed).
     var namesProfile: Bool
+    /// `Server-Timing`'s phases, when the setting is on (the executor marks plan and transaction).
+    var timing: ServerTiming?
 
     /// The query parameter Supabase's gateway reads the API key from, and removes before
     /// PostgREST sees the query (`hide_credentials`): never a filter or an RPC argument.
