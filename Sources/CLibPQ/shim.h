@@ -2,7 +2,11 @@
 #define COMPASS_CLIBPQ_SHIM_H
 
 #include <libpq-fe.h>
-#include <poll.h>
+// The socket poller that waits on every connection at once (Sources/Postgres/SocketPoller.swift).
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#endif
 
 // PG_DIAG_* are character-literal macros, which Swift cannot import.
 static const int CLibPQ_DIAG_SEVERITY = 'S';

@@ -8,15 +8,15 @@ extension PostgresConnection {
     /// `.pipelineAborted` error naming `k`: Postgres skipped them.
     public func pipeline(
         _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
-    ) throws -> [Result<PostgresResult, PostgresError>] {
-        try pipeline(segments: [queries], file: file, line: line).first ?? []
+    ) async throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
+        try await pipeline(segments: [queries], file: file, line: line).first ?? []
     }
 
     /// Like ``pipeline(_:file:line:)`` but throws the first failure.
     public func pipelineResults(
         _ queries: [PostgresQuery], file: String = #fileID, line: Int = #line
-    ) throws -> [PostgresResult] {
-        try pipeline(queries, file: file, line: line).map { try $0.get() }
+    ) async throws(PostgresError) -> [PostgresResult] {
+        try await pipeline(queries, file: file, line: line).map { result throws(PostgresError) in try result.get() }
     }
 
     /// Sends several segments, each ended by its own sync, in one round trip.
@@ -36,11 +36,20 @@ extension PostgresConnection {
     /// before anything is sent (see `PostgresQuery+NULBytes.swift`), so nothing is half written.
     public func pipeline(
         segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
-    ) throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
+    ) async throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
+        try await exclusively { () throws(PostgresError) in
+            try await runPipelineRetryingStale(segments: segments, file: file, line: line)
+        }
+    }
+
+    /// ``pipeline(segments:file:line:)`` for an operation that already holds the connection.
+    func runPipelineRetryingStale(
+        segments: [[PostgresQuery]], file: String, line: Int
+    ) async throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
         let startedIdle = handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
-        var (results, stale) = try runPipeline(segments, file: file, line: line)
+        var (results, stale) = try await runPipeline(segments, file: file, line: line)
         guard !stale.isEmpty, startedIdle, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
-        let retried = try runPipeline(stale.map { segments[$0] }, file: file, line: line).results
+        let retried = try await runPipeline(stale.map { segments[$0] }, file: file, line: line).results
         for (index, segmentResults) in zip(stale, retried) { results[index] = segmentResults }
         return results
     }
@@ -49,7 +58,7 @@ extension PostgresConnection {
     /// indexes of the segments that failed on a missing or stale cached statement.
     private func runPipeline(
         _ segments: [[PostgresQuery]], file: String, line: Int
-    ) throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
+    ) async throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
         guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
         // Before pipeline mode: a refusal mid-way would leave commands sent without their sync.
         try segments.refuseNULBytes(file: file, line: line)
@@ -81,12 +90,12 @@ extension PostgresConnection {
             }
             try sync(connection, first, file, line)
         }
-        try flush(connection, query: first, file: file, line: line)
+        try await flush(connection, query: first, file: file, line: line)
         sent = true
 
         for query in deallocations {
             var none: Set<Int> = []
-            _ = try readSegment([query], steps: [.unnamed], unprepared: &none, on: connection, file: file, line: line)
+            _ = try await readSegment([query], steps: [.unnamed], unprepared: &none, on: connection, file: file, line: line)
         }
         // Statements prepared here whose preparation failed or was skipped: prepare them next time.
         var unprepared: Set<Int> = []
@@ -94,7 +103,7 @@ extension PostgresConnection {
         var stale: [Int] = []
         for (index, (segment, steps)) in zip(segments, plan.steps).enumerated() {
             unprepared.removeAll()
-            var outcomes = try readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
+            var outcomes = try await readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
             for position in unprepared { statements.forget(segment[position].sql) }
             for (position, (query, step)) in zip(segment, steps).enumerated() {
                 guard case .named = step, case .failure(var error) = outcomes[position], error.code == .server else { continue }
@@ -125,13 +134,13 @@ extension PostgresConnection {
     private func readSegment(
         _ queries: [PostgresQuery], steps: [PreparedStatementCache.Step], unprepared: inout Set<Int>,
         on connection: OpaquePointer, file: String, line: Int
-    ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
+    ) async throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
         var outcomes: [Result<PostgresResult, PostgresError>] = []
         var failedIndex: Int?
         for (index, (query, step)) in zip(queries, steps).enumerated() {
             var outcome: Result<PostgresResult, PostgresError>?
             if case .prepareAndRun = step {
-                switch try readPreparation(query, index: index, on: connection, file: file, line: line) {
+                switch try await readPreparation(query, index: index, on: connection, file: file, line: line) {
                 case .prepared:
                     break
                 case .skipped:
@@ -143,7 +152,7 @@ extension PostgresConnection {
                     if failedIndex == nil { failedIndex = index }
                 }
             }
-            while let result = try nextResult(connection, query: query, file: file, line: line) {
+            while let result = try await nextResult(connection, query: query, file: file, line: line) {
                 defer { PQclear(result) }
                 guard outcome == nil else { continue }
                 if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
@@ -161,7 +170,7 @@ extension PostgresConnection {
                 outcome ?? .failure(PostgresError(code: .unexpectedResult, message: "no result", query: query.sql)))
         }
         let probe = queries.first ?? PostgresQuery(unsafeSQL: "-- sync")
-        guard let sync = try nextResult(connection, query: probe, file: file, line: line),
+        guard let sync = try await nextResult(connection, query: probe, file: file, line: line),
             PQresultStatus(sync) == PGRES_PIPELINE_SYNC
         else {
             throw PostgresError(code: .unexpectedResult, message: "pipeline ended without its sync", file: file, line: line)
@@ -182,9 +191,9 @@ extension PostgresConnection {
     /// Reads the result of preparing `query`.
     private func readPreparation(
         _ query: PostgresQuery, index: Int, on connection: OpaquePointer, file: String, line: Int
-    ) throws(PostgresError) -> Preparation {
+    ) async throws(PostgresError) -> Preparation {
         var preparation = Preparation.prepared
-        while let result = try nextResult(connection, query: query, file: file, line: line) {
+        while let result = try await nextResult(connection, query: query, file: file, line: line) {
             defer { PQclear(result) }
             guard case .prepared = preparation else { continue }
             switch PQresultStatus(result) {

@@ -3,18 +3,18 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One libpq connection, confined to its own serial executor.
+/// One libpq connection in non-blocking mode, used by one operation at a time.
 ///
 /// ```swift
 /// let connection = try await PostgresConnection.connect(to: configuration, logger: logger)
 /// let rows = try await connection.query("SELECT name FROM schools WHERE id = \(id)")
 /// ```
-/// Every libpq call runs on the connection's dedicated queue, one at a time, so the
-/// C handle is never shared between threads and blocking calls stay off Swift's
-/// cooperative pool. Waits use `poll()` on the socket with short timeouts, so task
-/// cancellation is noticed (a running query is then cancelled on the server).
+/// libpq forbids two threads using one `PGconn` at once: the actor keeps its calls apart, and
+/// ``exclusively(_:)`` keeps whole operations apart across their waits. A wait for the server
+/// holds no thread: the task suspends on the shared ``SocketPoller`` and resumes where it was
+/// sent from, so a statement costs no hop to a thread of its own and back. A cancelled task,
+/// or a caller that has left (``PostgresCancellation``), cancels its running statement on the server.
 public actor PostgresConnection {
-    private let executor: ConnectionExecutor
     /// Owns the `PGconn` and its cancel handle; nil once closed.
     private var owned: LibPQHandle? {
         didSet { betweenLeases.withLock { $0 = owned } }
@@ -35,12 +35,15 @@ public actor PostgresConnection {
     /// How many client→server→client exchanges this connection has made (a pipeline counts once).
     public internal(set) var roundTrips = 0
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Whether an operation holds the connection, and who waits for it (see ``exclusively(_:)``).
+    private var inUse = false
+    private var waitingForUse: [CheckedContinuation<Void, Never>] = []
+    /// The running operation's cancel request, made at its first wait for the server.
+    private var cancellation: StatementCancellation?
 
     private init(configuration: PostgresConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
-        self.executor = ConnectionExecutor(label: "compass.postgres.connection")
         self.statements = PreparedStatementCache(capacity: configuration.preparedStatementCacheSize)
     }
 
@@ -51,7 +54,22 @@ public actor PostgresConnection {
         return connection
     }
 
-    private func open() throws(PostgresError) {
+    /// Connects on a dispatch thread: libpq's connect blocks (DNS, TLS, authentication) and
+    /// enforces `connect_timeout` only that way; connections open rarely, statements often.
+    private func open() async throws(PostgresError) {
+        let configuration = configuration
+        let opened = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Self.connectBlocking(configuration)) }
+        }
+        owned = try opened.get()
+        logger.debug("connected", metadata: ["pg.endpoint": "\(configuration.endpoint)", "pg.pid": "\(backendPID)"])
+    }
+
+    private static func connectBlocking(_ configuration: PostgresConfiguration) -> Result<LibPQHandle, PostgresError> {
+        Result { () throws(PostgresError) in try openBlocking(configuration) }
+    }
+
+    private static func openBlocking(_ configuration: PostgresConfiguration) throws(PostgresError) -> LibPQHandle {
         // libpq reads each setting up to its first NUL: a password cut short must not be tried.
         if let setting = configuration.parameters.first(where: { $0.key.utf8.contains(0) || $0.value.utf8.contains(0) }) {
             throw PostgresError(
@@ -78,13 +96,36 @@ public actor PostgresConnection {
         // libpq prints server notices (and a terminated backend's FATAL) to stderr by
         // default; errors already reach callers as thrown PostgresErrors.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
-        owned = LibPQHandle(connection: connection, cancel: PQgetCancel(connection))
-        logger.debug("connected", metadata: ["pg.endpoint": "\(configuration.endpoint)", "pg.pid": "\(backendPID)"])
+        return LibPQHandle(connection: connection, cancel: PQgetCancel(connection))
     }
 
-    /// Closes the connection; later calls fail with `.closed`. Safe to call twice.
-    public func close() {
-        owned = nil
+    /// Closes the connection once the operation using it (if any) is done; later calls fail with
+    /// `.closed`. Safe to call twice.
+    public func close() async {
+        await exclusively { () throws(Never) in owned = nil }
+    }
+
+    /// Runs `body` as the connection's only operation: one that suspends on the server mid-way
+    /// (a pipeline, a wait for notifications) keeps every other call out until it ends.
+    func exclusively<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+        if inUse {
+            await withCheckedContinuation { waitingForUse.append($0) }
+        } else {
+            inUse = true
+        }
+        let outcome: Result<T, Failure>
+        do throws(Failure) {
+            outcome = .success(try await body())
+        } catch {
+            outcome = .failure(error)
+        }
+        if let cancellation {
+            self.cancellation = nil
+            await cancellation.settled()
+        }
+        // Handed straight to the next in line, so no call can slip in between.
+        if waitingForUse.isEmpty { inUse = false } else { waitingForUse.removeFirst().resume() }
+        return try outcome.get()
     }
 
     /// The server process id serving this connection (0 when closed).
@@ -121,10 +162,14 @@ public actor PostgresConnection {
     ///
     /// A ``PostgresQuery/prepared`` statement is prepared (first time) and executed in one pipeline.
     @discardableResult
-    public func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
+    public func query(_ query: PostgresQuery, file: String = #fileID, line: Int = #line) async throws(PostgresError) -> PostgresResult {
+        try await exclusively { () throws(PostgresError) in try await run(query, file: file, line: line) }
+    }
+
+    private func run(_ query: PostgresQuery, file: String, line: Int) async throws(PostgresError) -> PostgresResult {
         if query.isPrepared, statements.capacity > 0 {
             do {
-                return try pipeline(segments: [[query]], file: file, line: line)[0][0].get()
+                return try await runPipelineRetryingStale(segments: [[query]], file: file, line: line)[0][0].get()
             } catch var error {
                 error.statementIndex = nil
                 throw error
@@ -134,9 +179,9 @@ public actor PostgresConnection {
         let connection = try requireOpen(query, file: file, line: line)
         roundTrips += 1
         try send(query, on: connection, file: file, line: line)
-        try flush(connection, query: query, file: file, line: line)
+        try await flush(connection, query: query, file: file, line: line)
         var outcome: Result<PostgresResult, PostgresError>?
-        while let result = try nextResult(connection, query: query, file: file, line: line) {
+        while let result = try await nextResult(connection, query: query, file: file, line: line) {
             if outcome == nil { outcome = convert(result, query: query, file: file, line: line) }
             PQclear(result)
         }
@@ -150,16 +195,20 @@ public actor PostgresConnection {
     ///
     /// It takes no parameters, so it must never carry user input.
     @discardableResult
-    public func executeScript(unsafeSQL sql: String, file: String = #fileID, line: Int = #line) throws -> PostgresResult {
+    public func executeScript(unsafeSQL sql: String, file: String = #fileID, line: Int = #line) async throws(PostgresError) -> PostgresResult {
+        try await exclusively { () throws(PostgresError) in try await runScript(sql, file: file, line: line) }
+    }
+
+    private func runScript(_ sql: String, file: String, line: Int) async throws(PostgresError) -> PostgresResult {
         let script = PostgresQuery(unsafeSQL: sql)
         try script.refuseNULBytes(file: file, line: line)
         let connection = try requireOpen(script, file: file, line: line)
         roundTrips += 1
         guard PQsendQuery(connection, sql) == 1 else { throw connectionError(connection, script, file, line) }
-        try flush(connection, query: script, file: file, line: line)
+        try await flush(connection, query: script, file: file, line: line)
         var last: Result<PostgresResult, PostgresError> = .success(.empty())
         var failure: PostgresError?
-        while let result = try nextResult(connection, query: script, file: file, line: line) {
+        while let result = try await nextResult(connection, query: script, file: file, line: line) {
             last = convert(result, query: script, file: file, line: line)
             if case .failure(let error) = last, failure == nil { failure = error }
             PQclear(result)
@@ -169,9 +218,11 @@ public actor PostgresConnection {
     }
 
     /// Drops every prepared statement of this session (`DEALLOCATE ALL`), the cache's included.
-    public func deallocateAllPreparedStatements(file: String = #fileID, line: Int = #line) throws {
-        try query("DEALLOCATE ALL", file: file, line: line)
-        statements.removeAll()
+    public func deallocateAllPreparedStatements(file: String = #fileID, line: Int = #line) async throws(PostgresError) {
+        try await exclusively { () throws(PostgresError) in
+            try await run("DEALLOCATE ALL", file: file, line: line)
+            statements.removeAll()
+        }
     }
 
     /// Gives the connection up (it is closed and never reused): used when libpq was left mid-way.
@@ -203,18 +254,23 @@ public actor PostgresConnection {
     ///
     /// It waits on the socket (no sleeping) and returns early with whatever arrived;
     /// an empty array means the timeout passed. A broken connection throws `.connectionLost`.
-    public func waitForNotifications(timeout: Duration) throws -> [PostgresNotification] {
-        let probe = PostgresQuery(unsafeSQL: "-- wait for notifications")
-        let connection = try requireOpen(probe, file: #fileID, line: #line)
-        if pendingNotifications.isEmpty {
-            let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            if try waitForSocket(connection, writable: false, timeoutMilliseconds: milliseconds, query: probe) {
-                guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, probe, #fileID, #line) }
-                collectNotifications(connection)
+    public func waitForNotifications(timeout: Duration) async throws(PostgresError) -> [PostgresNotification] {
+        try await exclusively { () throws(PostgresError) in
+            let probe = PostgresQuery(unsafeSQL: "-- wait for notifications")
+            let connection = try requireOpen(probe, file: #fileID, line: #line)
+            if pendingNotifications.isEmpty {
+                // Already read, or arriving now: no wait needed to find them.
+                try consumeInput(connection, probe)
             }
+            if pendingNotifications.isEmpty, timeout > .zero {
+                let socket = try socket(of: connection, probe)
+                if await SocketPoller.shared.wait(for: socket, writable: false, deadline: .now + timeout, cancellation: nil) == .ready {
+                    try consumeInput(connection, probe)
+                }
+            }
+            defer { pendingNotifications.removeAll() }
+            return pendingNotifications
         }
-        defer { pendingNotifications.removeAll() }
-        return pendingNotifications
     }
 
     // MARK: - libpq drive loop
@@ -243,66 +299,52 @@ public actor PostgresConnection {
         guard sent == 1 else { throw connectionError(connection, query, file, line) }
     }
 
-    func flush(_ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int) throws(PostgresError) {
+    func flush(_ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int) async throws(PostgresError) {
         while true {
             let status = PQflush(connection)
             if status == 0 { return }
             guard status > 0 else { throw connectionError(connection, query, file, line) }
             // The server may be blocked writing to us: read while we wait to write.
-            if try waitForSocket(connection, writable: true, timeoutMilliseconds: nil, query: query) {
-                guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, query, file, line) }
-                collectNotifications(connection)
-            }
+            try await waitForServer(connection, writable: true, query: query)
+            try consumeInput(connection, query, file, line)
         }
     }
 
     /// The next `PGresult` (caller clears it), or nil at the end of the current statement.
     func nextResult(
         _ connection: OpaquePointer, query: PostgresQuery, file: String, line: Int
-    ) throws(PostgresError) -> OpaquePointer? {
+    ) async throws(PostgresError) -> OpaquePointer? {
         while PQisBusy(connection) == 1 {
-            _ = try waitForSocket(connection, writable: false, timeoutMilliseconds: nil, query: query)
-            guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, query, file, line) }
-            collectNotifications(connection)
+            try await waitForServer(connection, writable: false, query: query)
+            try consumeInput(connection, query, file, line)
         }
         return PQgetResult(connection)
     }
 
-    /// Polls the socket in short slices so cancellation is noticed; returns true when readable.
+    /// Reads what the server sent so far (without waiting) and collects its notifications.
+    private func consumeInput(
+        _ connection: OpaquePointer, _ query: PostgresQuery, _ file: String = #fileID, _ line: Int = #line
+    ) throws(PostgresError) {
+        guard PQconsumeInput(connection) == 1 else { throw connectionError(connection, query, file, line) }
+        collectNotifications(connection)
+    }
+
+    private func socket(of connection: OpaquePointer, _ query: PostgresQuery) throws(PostgresError) -> Int32 {
+        let socket = PQsocket(connection)
+        guard socket >= 0 else { throw connectionError(connection, query, #fileID, #line) }
+        return socket
+    }
+
+    /// Suspends until the server has sent something (or, when `writable`, can take more).
     ///
-    /// With `timeoutMilliseconds == nil` it waits until the socket is ready, cancelling the
-    /// running query on the server if the calling task is cancelled meanwhile (or its caller
-    /// has left, see ``PostgresCancellation``).
-    private func waitForSocket(
-        _ connection: OpaquePointer, writable: Bool, timeoutMilliseconds: Int32?, query: PostgresQuery
-    ) throws(PostgresError) -> Bool {
-        var remaining = timeoutMilliseconds
-        var cancelSent = false
-        let caller = PostgresCancellation.caller
-        while true {
-            let socket = PQsocket(connection)
-            guard socket >= 0 else { throw connectionError(connection, query, #fileID, #line) }
-            let events = Int16(POLLIN) | (writable ? Int16(POLLOUT) : 0)
-            var descriptor = pollfd(fd: socket, events: events, revents: 0)
-            let slice = min(remaining ?? 100, 100)
-            let ready = poll(&descriptor, 1, slice)
-            if ready > 0 {
-                return descriptor.revents & Int16(POLLIN | POLLERR | POLLHUP) != 0
-            }
-            if ready < 0 && errno != EINTR {
-                throw PostgresError(code: .connectionLost, message: "poll failed: errno \(errno)", query: query.sql)
-            }
-            if let left = remaining {
-                if left <= slice { return false }
-                remaining = left - slice
-            }
-            if timeoutMilliseconds == nil, !cancelSent, Task.isCancelled || caller?.hasLeft == true, let cancelHandle {
-                cancelSent = true
-                var buffer = [CChar](repeating: 0, count: 256)
-                _ = PQcancel(cancelHandle, &buffer, Int32(buffer.count))
-            }
-            if timeoutMilliseconds != nil, Task.isCancelled { return false }
+    /// Meanwhile the running statement is cancelled on the server if the calling task is
+    /// cancelled or its caller has left (see ``PostgresCancellation``); its error then ends the wait.
+    private func waitForServer(_ connection: OpaquePointer, writable: Bool, query: PostgresQuery) async throws(PostgresError) {
+        let socket = try socket(of: connection, query)
+        if cancellation == nil, let owned {
+            cancellation = StatementCancellation(handle: owned, caller: PostgresCancellation.caller)
         }
+        _ = await SocketPoller.shared.wait(for: socket, writable: writable, deadline: nil, cancellation: cancellation)
     }
 
     private func collectNotifications(_ connection: OpaquePointer) {
@@ -412,7 +454,7 @@ public struct PostgresNotification: Sendable, Hashable {
 /// Frees a `PGconn` and its cancel handle exactly once, when the last reference goes.
 ///
 /// `@unchecked Sendable`: the pointers are only dereferenced by the owning
-/// ``PostgresConnection`` on its serial executor; this box merely lets the handle be
+/// ``PostgresConnection``, inside its actor (and the cancel handle by `PQcancel`, which is made for that); this box merely lets the handle be
 /// released from whichever thread drops the last reference, when no one else uses it.
 final class LibPQHandle: @unchecked Sendable {
     let connection: OpaquePointer
@@ -425,6 +467,8 @@ final class LibPQHandle: @unchecked Sendable {
 
     deinit {
         if let cancel { PQfreeCancel(cancel) }
+        let socket = PQsocket(connection)
+        if socket >= 0 { SocketPoller.shared.forget(socket) }
         PQfinish(connection)
     }
 }
