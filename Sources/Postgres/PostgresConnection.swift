@@ -264,8 +264,10 @@ public actor PostgresConnection {
             }
             if pendingNotifications.isEmpty, timeout > .zero {
                 let socket = try socket(of: connection, probe)
-                if await SocketPoller.shared.wait(for: socket, writable: false, deadline: .now + timeout, cancellation: nil) == .ready {
-                    try consumeInput(connection, probe)
+                switch await SocketPoller.shared.wait(for: socket, writable: false, deadline: .now + timeout, cancellation: nil) {
+                case .ready: try consumeInput(connection, probe)
+                case .timedOut: break
+                case .unwatchable(let code): throw unwatchable(code, probe)
                 }
             }
             defer { pendingNotifications.removeAll() }
@@ -344,7 +346,17 @@ public actor PostgresConnection {
         if cancellation == nil, let owned {
             cancellation = StatementCancellation(handle: owned, caller: PostgresCancellation.caller)
         }
-        _ = await SocketPoller.shared.wait(for: socket, writable: writable, deadline: nil, cancellation: cancellation)
+        if case .unwatchable(let code) = await SocketPoller.shared.wait(
+            for: socket, writable: writable, deadline: nil, cancellation: cancellation)
+        {
+            throw unwatchable(code, query)
+        }
+    }
+
+    private func unwatchable(_ code: Int32, _ query: PostgresQuery) -> PostgresError {
+        PostgresError(
+            code: .connectionLost, message: "cannot wait for the server: epoll refused the socket (errno \(code))",
+            query: query.sql)
     }
 
     private func collectNotifications(_ connection: OpaquePointer) {

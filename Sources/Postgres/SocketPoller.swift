@@ -19,11 +19,13 @@ final class SocketPoller: Sendable {
     static let shared = SocketPoller()
 
     /// How a wait ended.
-    enum Readiness: Sendable {
+    enum Readiness: Sendable, Equatable {
         /// The socket is readable (or writable, when that was asked), or it failed: ask libpq.
         case ready
         /// The deadline passed, or the waiting task was cancelled (timed waits only).
         case timedOut
+        /// epoll refused to watch the socket (this errno): the wait cannot be kept.
+        case unwatchable(Int32)
     }
 
     private struct Waiter {
@@ -34,10 +36,19 @@ final class SocketPoller: Sendable {
         let cancellation: StatementCancellation?
     }
 
+    private struct State {
+        var waiters: [Int32: Waiter] = [:]
+        /// When the thread's current `epoll_wait` ends by itself; nil when it waits for an event only.
+        var parkedUntil: ContinuousClock.Instant?
+    }
+
+    /// How often waiting statements are checked for cancellation.
+    static let tickInterval = Duration.milliseconds(100)
+
     private let epoll: Int32
-    /// Written to interrupt `epoll_wait` when a wait with an earlier deadline arrives.
+    /// Written to interrupt `epoll_wait` when a wait must be looked at sooner than it would wake.
     private let wakeUp: Int32
-    private let waiters = Mutex<[Int32: Waiter]>([:])
+    private let state = Mutex(State())
 
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -53,33 +64,40 @@ final class SocketPoller: Sendable {
     ///
     /// A statement's wait (`deadline == nil`) is not ended by cancellation: the statement is
     /// cancelled on the server instead, and its error (57014) is the answer to wait for.
-    func wait(
+    /// `nonisolated(nonsending)`: it runs on the caller's actor, so a wait costs no hop off it.
+    nonisolated(nonsending) func wait(
         for socket: Int32, writable: Bool, deadline: ContinuousClock.Instant?, cancellation: StatementCancellation?
     ) async -> Readiness {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let waiter = Waiter(continuation: continuation, deadline: deadline, cancellation: cancellation)
-                waiters.withLock { $0[socket] = waiter }
+                let sooner = deadline ?? .now + Self.tickInterval
+                let mustWake = state.withLock { state in
+                    state.waiters[socket] = waiter
+                    return state.parkedUntil.map { sooner < $0 } ?? true
+                }
                 var event = epoll_event(
                     events: EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0) | EPOLLONESHOT.rawValue,
                     data: epoll_data_t(fd: socket))
                 if epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event) != 0 && epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) != 0 {
-                    // Not a socket epoll can watch (closed under us): let libpq find out.
-                    resume(socket, with: .ready)
+                    resume(socket, with: .unwatchable(errno))
                     return
                 }
-                if deadline != nil { signalWakeUp() }
-                // Cancelled before the handler below was installed: it will not run.
-                if Task.isCancelled {
-                    if deadline != nil { resume(socket, with: .timedOut) } else { cancellation?.cancelOnServer() }
-                }
+                if mustWake { signalWakeUp() }
+                // Cancelled before this wait began: the handler below has run already, and found no waiter.
+                if Task.isCancelled { cancelled(socket, deadline: deadline, cancellation: cancellation) }
             }
         } onCancel: {
-            if deadline != nil {
-                resume(socket, with: .timedOut)
-            } else {
-                cancellation?.cancelOnServer()
-            }
+            cancelled(socket, deadline: deadline, cancellation: cancellation)
+        }
+    }
+
+    /// A timed wait ends at once; a statement's wait asks the next tick to cancel it on the server.
+    private func cancelled(_ socket: Int32, deadline: ContinuousClock.Instant?, cancellation: StatementCancellation?) {
+        if deadline != nil {
+            resume(socket, with: .timedOut)
+        } else {
+            cancellation?.taskWasCancelled()
         }
     }
 
@@ -90,7 +108,7 @@ final class SocketPoller: Sendable {
     }
 
     private func resume(_ socket: Int32, with readiness: Readiness) {
-        waiters.withLock { $0.removeValue(forKey: socket) }?.continuation.resume(returning: readiness)
+        state.withLock { $0.waiters.removeValue(forKey: socket) }?.continuation.resume(returning: readiness)
     }
 
     private func signalWakeUp() {
@@ -103,7 +121,7 @@ final class SocketPoller: Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         var lastTick = ContinuousClock.now
         while true {
-            let due = nextTick(after: lastTick)
+            let due = park(lastTick: lastTick)
             let count = epoll_wait(epoll, &events, Int32(events.count), due.map(Self.milliseconds(until:)) ?? -1)
             if count < 0 {
                 guard errno == EINTR else { fatalError("epoll_wait failed: errno \(errno)") }
@@ -125,15 +143,16 @@ final class SocketPoller: Sendable {
         }
     }
 
-    /// The nearest deadline, or 100 ms after the last tick while statements wait (to notice
-    /// cancellations); nil when nothing waits.
-    private func nextTick(after lastTick: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        waiters.withLock { waiters in
+    /// When the next `epoll_wait` must end: the nearest deadline, or a tick after the last one
+    /// while statements wait; nil when nothing waits. Recorded, so a new wait knows whether to wake it.
+    private func park(lastTick: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        state.withLock { state in
             var due: ContinuousClock.Instant?
-            for waiter in waiters.values {
-                let next = waiter.deadline ?? lastTick + .milliseconds(100)
+            for waiter in state.waiters.values {
+                let next = waiter.deadline ?? lastTick + Self.tickInterval
                 due = min(due ?? next, next)
             }
+            state.parkedUntil = due
             return due
         }
     }
@@ -147,16 +166,16 @@ final class SocketPoller: Sendable {
     /// Ends the waits whose deadline passed; sends the cancel request of statements no one waits for any more.
     private func tick() {
         let now = ContinuousClock.now
-        let expired = waiters.withLock { waiters -> [CheckedContinuation<Readiness, Never>] in
+        let expired = state.withLock { state -> [CheckedContinuation<Readiness, Never>] in
             var expired: [CheckedContinuation<Readiness, Never>] = []
-            for (socket, waiter) in waiters {
+            for (socket, waiter) in state.waiters {
                 if let deadline = waiter.deadline {
                     if deadline <= now {
                         expired.append(waiter.continuation)
-                        waiters[socket] = nil
+                        state.waiters[socket] = nil
                     }
                 } else {
-                    waiter.cancellation?.cancelOnServerIfAbandoned()
+                    waiter.cancellation?.cancelOnServerIfAbandoned(now: now)
                 }
             }
             return expired
@@ -186,14 +205,21 @@ final class SocketPoller: Sendable {
     }
 }
 
-/// A running operation's way to be cancelled on the server: when its task is cancelled, or once
-/// its caller (an HTTP client) has left. One per operation, so the request is sent once.
+/// A running operation's way to be cancelled on the server: once its task has been cancelled for
+/// a tick without an answer (a statement about to answer is left to finish, as a ROLLBACK after a
+/// cancellation should be), or once its caller (an HTTP client) has left. One per operation, so
+/// the request is sent once.
 final class StatementCancellation: Sendable {
     private let handle: LibPQHandle
     private let caller: (any PostgresCaller)?
-    private let state = Mutex(State.notSent)
+    private let state = Mutex(State())
 
-    private enum State {
+    private struct State {
+        var taskCancelledAt: ContinuousClock.Instant?
+        var request = Request.notSent
+    }
+
+    private enum Request {
         case notSent
         /// On its way; these wait for it to be delivered (see ``settled()``).
         case sending([CheckedContinuation<Void, Never>])
@@ -205,19 +231,27 @@ final class StatementCancellation: Sendable {
         self.caller = caller
     }
 
+    func taskWasCancelled() {
+        state.withLock { $0.taskCancelledAt = $0.taskCancelledAt ?? .now }
+    }
+
     /// Checked every tick of the poller.
-    func cancelOnServerIfAbandoned() {
-        if caller?.hasLeft == true { cancelOnServer() }
+    func cancelOnServerIfAbandoned(now: ContinuousClock.Instant) {
+        let taskGaveUp = state.withLock { state in
+            state.taskCancelledAt.map { now - $0 >= SocketPoller.tickInterval } ?? false
+        }
+        if taskGaveUp || caller?.hasLeft == true { cancelOnServer() }
     }
 
     /// Sends libpq's cancel request once, off the poller's thread (it opens a connection of its own).
-    func cancelOnServer() {
+    private func cancelOnServer() {
+        let hasCancelHandle = handle.cancel != nil
         let first = state.withLock { state in
-            guard case .notSent = state else { return false }
-            state = .sending([])
+            guard case .notSent = state.request else { return false }
+            state.request = hasCancelHandle ? .sending([]) : .sent
             return true
         }
-        guard first, handle.cancel != nil else { return }
+        guard first, hasCancelHandle else { return }
         let handle = handle
         DispatchQueue.global().async { [self] in
             if let cancel = handle.cancel {
@@ -225,8 +259,8 @@ final class StatementCancellation: Sendable {
                 _ = PQcancel(cancel, &buffer, Int32(buffer.count))
             }
             let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-                defer { state = .sent }
-                guard case .sending(let waiting) = state else { return [] }
+                defer { state.request = .sent }
+                guard case .sending(let waiting) = state.request else { return [] }
                 return waiting
             }
             for continuation in waiting { continuation.resume() }
@@ -238,9 +272,9 @@ final class StatementCancellation: Sendable {
     func settled() async {
         await withCheckedContinuation { continuation in
             let wait = state.withLock { state in
-                guard case .sending(var waiting) = state else { return false }
+                guard case .sending(var waiting) = state.request else { return false }
                 waiting.append(continuation)
-                state = .sending(waiting)
+                state.request = .sending(waiting)
                 return true
             }
             if !wait { continuation.resume() }

@@ -36,6 +36,27 @@ struct SocketPollerTests {
         }
     }
 
+    @Test func aCancelledTasksRollbackStillRunsAndLeavesTheConnectionReusable() async throws {
+        try await TestDatabase.with { database in
+            let connection = try await database.connect()
+            try await connection.query("CREATE TEMP TABLE poller_rollback (x int4)")
+            let transaction = Task {
+                try await connection.withTransaction { transaction in
+                    try await transaction.query("INSERT INTO poller_rollback VALUES (1)")
+                    try await Task.sleep(for: .seconds(30))
+                }
+            }
+            try await Task.sleep(for: .milliseconds(200))
+            transaction.cancel()
+            // The body's CancellationError, not a cancelled ROLLBACK: statements that answer at
+            // once are left to finish, so the cleanup of a cancelled task still runs.
+            await #expect(throws: CancellationError.self) { try await transaction.value }
+            #expect(await connection.isReusable)
+            #expect(try await connection.query("SELECT count(*)::int4 FROM poller_rollback")[0].decode(Int32.self, at: 0) == 0)
+            await connection.close()
+        }
+    }
+
     @Test func aTimedWaitForNotificationsEndsAtItsDeadlineOrAtTheFirstNotification() async throws {
         try await TestDatabase.with { database in
             let listener = try await database.connect()
