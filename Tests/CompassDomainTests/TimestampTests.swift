@@ -57,6 +57,26 @@ struct TimestampTests {
         #expect(DisplayLabel.humanized("committed") == "Committed")
         #expect(DisplayLabel.humanized("NCAA_visit") == "NCAA Visit")
         #expect(DisplayLabel.humanized("__odd__code") == "Odd Code")
+        #expect(DisplayLabel.humanized("") == "")
+        #expect(DisplayLabel.humanized("_") == "")
+        #expect(DisplayLabel.humanized("a_2nd_try") == "A 2nd Try")
+        // Non-ASCII codes take the general path: the first letter of each word upper-cased.
+        #expect(DisplayLabel.humanized("école_visit") == "École Visit")
+        #expect(DisplayLabel.humanized("über_all") == "Über All")
+    }
+
+    @Test("descriptions keep their first 50 characters, not bytes")
+    func descriptions() {
+        let fifty = String(repeating: "a", count: 50)
+        #expect(ActivityFeed.truncatedDescription(fifty) == fifty)
+        #expect(ActivityFeed.truncatedDescription(fifty + "b") == fifty)
+        // 30 characters of 2 bytes each: 60 bytes, but under 50 characters, so kept whole.
+        let accented = String(repeating: "é", count: 30)
+        #expect(ActivityFeed.truncatedDescription(accented) == accented)
+        // A family emoji is one character of 25 bytes.
+        let family = String(repeating: "👨‍👩‍👧‍👦", count: 51)
+        #expect(ActivityFeed.truncatedDescription(family) == String(repeating: "👨‍👩‍👧‍👦", count: 50))
+        #expect(ActivityFeed.truncatedDescription("") == "")
     }
 }
 

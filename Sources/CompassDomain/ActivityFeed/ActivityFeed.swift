@@ -38,10 +38,14 @@ public enum ActivityFeed {
         now: Date,
         calendar: Calendar = CompassCalendar.utc
     ) -> [ActivityEvent] {
-        let events = interactions.map { event(for: $0, schoolNames: schoolNames, now: now, calendar: calendar) }
-            + statusChanges.map { event(for: $0, schoolNames: schoolNames, now: now, calendar: calendar) }
-            + documents.map { event(for: $0, now: now, calendar: calendar) }
-        return sorted(events)
+        // Built in place, then sorted in place: an event holds a dozen strings, and each copy retains them all.
+        var events: [ActivityEvent] = []
+        events.reserveCapacity(interactions.count + statusChanges.count + documents.count)
+        for row in interactions { events.append(event(for: row, schoolNames: schoolNames, now: now, calendar: calendar)) }
+        for row in statusChanges { events.append(event(for: row, schoolNames: schoolNames, now: now, calendar: calendar)) }
+        for row in documents { events.append(event(for: row, now: now, calendar: calendar)) }
+        events.sort { $0.precedes($1) }
+        return events
     }
 
     /// The distinct non-null school ids the hydration query must look up, in a stable order.
@@ -58,10 +62,11 @@ public enum ActivityFeed {
         calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
         let school = schoolName(row.schoolId, in: schoolNames)
-        let text = [row.content, row.subject].compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        let text = row.content.flatMap { $0.isEmpty ? nil : $0 } ?? row.subject.flatMap { $0.isEmpty ? nil : $0 } ?? ""
         let date = row.occurredAt ?? row.createdAt
+        let id = row.id.lowercasedString
         return ActivityEvent(
-            id: ActivityEventType.interaction.idPrefix + row.id.lowercasedString,
+            id: ActivityEventType.interaction.idPrefix + id,
             type: .interaction,
             date: date,
             title: "\(InteractionType.label(forCode: row.type)) with \(school)",
@@ -72,7 +77,7 @@ public enum ActivityFeed {
             entityName: school,
             metadata: relativeTimeMetadata(date, now: now, calendar: calendar),
             isClickable: true,
-            clickUrl: "/interactions/\(row.id.lowercasedString)",
+            clickUrl: "/interactions/\(id)",
             timeZone: calendar.timeZone
         )
     }
@@ -85,6 +90,7 @@ public enum ActivityFeed {
         calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
         let school = schoolName(row.schoolId, in: schoolNames)
+        let schoolId = row.schoolId?.lowercasedString
         return ActivityEvent(
             id: ActivityEventType.schoolStatusChange.idPrefix + row.id.lowercasedString,
             type: .schoolStatusChange,
@@ -93,11 +99,11 @@ public enum ActivityFeed {
             description: truncatedDescription(row.notes ?? ""),
             icon: statusChangeIcon,
             entityType: "school",
-            entityId: row.schoolId?.lowercasedString,
+            entityId: schoolId,
             entityName: school,
             metadata: relativeTimeMetadata(row.changedAt, now: now, calendar: calendar),
-            isClickable: row.schoolId != nil,
-            clickUrl: row.schoolId.map { "/schools/\($0.lowercasedString)" },
+            isClickable: schoolId != nil,
+            clickUrl: schoolId.map { "/schools/\($0)" },
             timeZone: calendar.timeZone
         )
     }
@@ -106,15 +112,16 @@ public enum ActivityFeed {
     public static func event(
         for row: FeedDocumentRow, now: Date, calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
-        ActivityEvent(
-            id: ActivityEventType.documentUpload.idPrefix + row.id.lowercasedString,
+        let id = row.id.lowercasedString
+        return ActivityEvent(
+            id: ActivityEventType.documentUpload.idPrefix + id,
             type: .documentUpload,
             date: row.createdAt,
             title: "Uploaded \(row.title)",
             description: row.type ?? "",
             icon: documentIcon,
             entityType: "document",
-            entityId: row.id.lowercasedString,
+            entityId: id,
             entityName: row.title,
             metadata: relativeTimeMetadata(row.createdAt, now: now, calendar: calendar),
             isClickable: false,
@@ -143,7 +150,8 @@ public enum ActivityFeed {
 
     /// The first 50 characters (grapheme clusters) of `text`; nothing is added when it is cut.
     public static func truncatedDescription(_ text: String) -> String {
-        String(text.prefix(descriptionLength))
+        // A character takes at least one byte: text of at most 50 bytes is kept whole without walking its graphemes.
+        text.utf8.count <= descriptionLength ? text : String(text.prefix(descriptionLength))
     }
 
     private static func schoolName(_ id: UUID?, in names: [UUID: String]) -> String {
