@@ -65,13 +65,14 @@ public enum ActivityFeed {
         let text = row.content.flatMap { $0.isEmpty ? nil : $0 } ?? row.subject.flatMap { $0.isEmpty ? nil : $0 } ?? ""
         let date = row.occurredAt ?? row.createdAt
         let id = row.id.lowercasedString
+        let type = InteractionType(rawValue: row.type)
         return ActivityEvent(
             id: ActivityEventType.interaction.idPrefix + id,
             type: .interaction,
             date: date,
-            title: "\(InteractionType.label(forCode: row.type)) with \(school)",
+            title: "\(type?.displayName ?? InteractionType.label(forCode: row.type)) with \(school)",
             description: truncatedDescription(text),
-            icon: InteractionType.icon(forCode: row.type),
+            icon: type?.icon ?? InteractionType.icon(forCode: row.type),
             entityType: "school",
             entityId: row.schoolId?.lowercasedString,
             entityName: school,
