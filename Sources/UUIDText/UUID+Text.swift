@@ -12,18 +12,17 @@ import Foundation
 extension UUID {
     /// Reads `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in either case from UTF-8 bytes; nil for anything else.
     public init?(canonicalText bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 36 else { return nil }
-        for position in CanonicalUUID.dashPositions where bytes[position] != CanonicalUUID.dash { return nil }
+        guard bytes.count == 36, bytes[8] == CanonicalUUID.dash, bytes[13] == CanonicalUUID.dash,
+            bytes[18] == CanonicalUUID.dash, bytes[23] == CanonicalUUID.dash
+        else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let valid = withUnsafeMutableBytes(of: &value) { output -> Bool in
-            var position = 0
             for index in 0..<16 {
-                if CanonicalUUID.dashPositions.contains(position) { position += 1 }
+                let position = CanonicalUUID.textPosition(ofByte: index)
                 guard let high = CanonicalUUID.nibble(bytes[position]), let low = CanonicalUUID.nibble(bytes[position + 1]) else {
                     return false
                 }
                 output[index] = high << 4 | low
-                position += 2
             }
             return true
         }
@@ -42,15 +41,11 @@ extension UUID {
     public var lowercasedText: String {
         withUnsafeBytes(of: uuid) { value in
             String(unsafeUninitializedCapacity: 36) { output in
-                var position = 0
+                (output[8], output[13], output[18], output[23]) = (CanonicalUUID.dash, CanonicalUUID.dash, CanonicalUUID.dash, CanonicalUUID.dash)
                 for index in 0..<16 {
-                    if CanonicalUUID.dashPositions.contains(position) {
-                        output[position] = CanonicalUUID.dash
-                        position += 1
-                    }
+                    let position = CanonicalUUID.textPosition(ofByte: index)
                     output[position] = CanonicalUUID.hexDigit(value[index] >> 4)
                     output[position + 1] = CanonicalUUID.hexDigit(value[index] & 0x0F)
-                    position += 2
                 }
                 return 36
             }
@@ -61,7 +56,14 @@ extension UUID {
 /// The byte-level pieces of the canonical form.
 private enum CanonicalUUID {
     static let dash = UInt8(ascii: "-")
-    static let dashPositions = [8, 13, 18, 23]
+
+    /// Where byte `index` (0–15) of the UUID starts in its text: two digits a byte, and a dash
+    /// before bytes 4, 6, 8 and 10 (text positions 8, 13, 18 and 23). Arithmetic, not a table
+    /// lookup, so the loops above stay free of global loads.
+    @inline(__always)
+    static func textPosition(ofByte index: Int) -> Int {
+        2 &* index &+ (index >= 4 ? 1 : 0) &+ (index >= 6 ? 1 : 0) &+ (index >= 8 ? 1 : 0) &+ (index >= 10 ? 1 : 0)
+    }
 
     @inline(__always)
     static func nibble(_ byte: UInt8) -> UInt8? {
