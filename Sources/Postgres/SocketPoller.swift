@@ -11,9 +11,9 @@ import Synchronization
 /// Before it, each connection ran on its own dispatch queue and blocked in `poll()`: every
 /// statement cost a hop onto that queue and one back, on top of the kernel's wake-up.
 ///
-/// Linux only (epoll), as the project is. Each wait is armed one-shot. The thread wakes at least every 100 ms while statements are
-/// waiting, to send a cancel request for those whose task was cancelled or whose HTTP client
-/// has gone (``PostgresCancellation``); it also ends timed waits (`LISTEN`'s) at their deadline.
+/// Linux only (epoll), as the project is. Each wait is armed one-shot. The thread also wakes every
+/// 100 ms, idle or not, to send a cancel request for statements whose task was cancelled or whose
+/// HTTP client has gone (``PostgresCancellation``), and at timed waits' (`LISTEN`'s) deadlines.
 final class SocketPoller: Sendable {
     static let shared = SocketPoller()
 
@@ -37,15 +37,15 @@ final class SocketPoller: Sendable {
 
     private struct State {
         var waiters: [Int32: Waiter] = [:]
-        /// When the thread's current `epoll_wait` ends by itself; nil when it waits for an event only.
-        var parkedUntil: ContinuousClock.Instant?
+        /// When the thread's current `epoll_wait` ends by itself (a tick at the latest).
+        var parkedUntil = ContinuousClock.now
     }
 
     /// How often waiting statements are checked for cancellation.
     static let tickInterval = Duration.milliseconds(100)
 
     private let epoll: Int32
-    /// Written to interrupt `epoll_wait` when a wait must be looked at sooner than it would wake.
+    /// Written to interrupt `epoll_wait` when a timed wait's deadline comes before it would wake.
     private let wakeUp: Int32
     private let state = Mutex(State())
 
@@ -70,10 +70,11 @@ final class SocketPoller: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let waiter = Waiter(continuation: continuation, deadline: deadline, cancellation: cancellation)
-                let sooner = deadline ?? .now + Self.tickInterval
+                // A statement's wait never wakes the thread: it ticks every 100 ms anyway, idle or not,
+                // so the hot path costs no eventfd write and no extra wake-up of the poller.
                 let mustWake = state.withLock { state in
                     state.waiters[socket] = waiter
-                    return state.parkedUntil.map { sooner < $0 } ?? true
+                    return deadline.map { $0 < state.parkedUntil } ?? false
                 }
                 var event = epoll_event(
                     events: EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0) | EPOLLONESHOT.rawValue,
@@ -121,7 +122,7 @@ final class SocketPoller: Sendable {
         var lastTick = ContinuousClock.now
         while true {
             let due = park(lastTick: lastTick)
-            let count = epoll_wait(epoll, &events, Int32(events.count), due.map(Self.milliseconds(until:)) ?? -1)
+            let count = epoll_wait(epoll, &events, Int32(events.count), Self.milliseconds(until: due))
             if count < 0 {
                 guard errno == EINTR else { fatalError("epoll_wait failed: errno \(errno)") }
                 continue
@@ -135,21 +136,20 @@ final class SocketPoller: Sendable {
                     resume(socket, with: .ready)
                 }
             }
-            if let due, ContinuousClock.now >= due {
+            if ContinuousClock.now >= due {
                 lastTick = .now
                 tick()
             }
         }
     }
 
-    /// When the next `epoll_wait` must end: the nearest deadline, or a tick after the last one
-    /// while statements wait; nil when nothing waits. Recorded, so a new wait knows whether to wake it.
-    private func park(lastTick: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    /// When the next `epoll_wait` must end: the nearest deadline, or the next tick. Recorded, so a
+    /// new timed wait knows whether to wake the thread.
+    private func park(lastTick: ContinuousClock.Instant) -> ContinuousClock.Instant {
         state.withLock { state in
-            var due: ContinuousClock.Instant?
+            var due = lastTick + Self.tickInterval
             for waiter in state.waiters.values {
-                let next = waiter.deadline ?? lastTick + Self.tickInterval
-                due = min(due ?? next, next)
+                if let deadline = waiter.deadline { due = min(due, deadline) }
             }
             state.parkedUntil = due
             return due
