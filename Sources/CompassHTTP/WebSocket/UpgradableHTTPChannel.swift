@@ -147,7 +147,10 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         case .http(let asyncChannel):
             // Set once per connection: every request's statements are cancelled if the client leaves.
             await PostgresCancellation.$caller.withValue(value.client) {
-                await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+                // The connection's requests run on its event loop (see EventLoopTaskExecutor).
+                await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+                    await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+                }
             }
         case .refused(let asyncChannel, let status, let body):
             await writeRefusal(asyncChannel, status: status, body: body, logger: logger)
