@@ -41,13 +41,22 @@ extension UUID {
     public var lowercasedText: String {
         withUnsafeBytes(of: uuid) { value in
             String(unsafeUninitializedCapacity: 36) { output in
-                (output[8], output[13], output[18], output[23]) = (CanonicalUUID.dash, CanonicalUUID.dash, CanonicalUUID.dash, CanonicalUUID.dash)
-                for index in 0..<16 {
-                    let position = CanonicalUUID.textPosition(ofByte: index)
-                    output[position] = CanonicalUUID.hexDigit(value[index] >> 4)
-                    output[position + 1] = CanonicalUUID.hexDigit(value[index] & 0x0F)
-                }
+                CanonicalUUID.writeLowercased(value, into: UnsafeMutableBufferPointer(rebasing: output[...]))
                 return 36
+            }
+        }
+    }
+
+    /// `prefix` followed by ``lowercasedText``, built as one string (`"doc-" + id` builds two).
+    public func lowercasedText(prefixedBy prefix: String) -> String {
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            withUnsafeBytes(of: uuid) { value in
+                String(unsafeUninitializedCapacity: head.count + 36) { output in
+                    _ = UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(head))
+                    CanonicalUUID.writeLowercased(value, into: UnsafeMutableBufferPointer(rebasing: output[head.count...]))
+                    return head.count + 36
+                }
             }
         }
     }
@@ -63,6 +72,17 @@ private enum CanonicalUUID {
     @inline(__always)
     static func textPosition(ofByte index: Int) -> Int {
         2 &* index &+ (index >= 4 ? 1 : 0) &+ (index >= 6 ? 1 : 0) &+ (index >= 8 ? 1 : 0) &+ (index >= 10 ? 1 : 0)
+    }
+
+    /// Writes the 36 bytes of the lower-case text of `value` (16 bytes) into `output`.
+    @inline(__always)
+    static func writeLowercased(_ value: UnsafeRawBufferPointer, into output: UnsafeMutableBufferPointer<UInt8>) {
+        (output[8], output[13], output[18], output[23]) = (dash, dash, dash, dash)
+        for index in 0..<16 {
+            let position = textPosition(ofByte: index)
+            output[position] = hexDigit(value[index] >> 4)
+            output[position + 1] = hexDigit(value[index] & 0x0F)
+        }
     }
 
     @inline(__always)

@@ -78,6 +78,19 @@ struct TimestampTests {
         #expect(ActivityFeed.truncatedDescription(family) == String(repeating: "👨‍👩‍👧‍👦", count: 50))
         #expect(ActivityFeed.truncatedDescription("") == "")
     }
+
+    @Test("an ASCII description is cut by bytes only where that is the 50th character's end")
+    func asciiDescriptionsNearTheCut() {
+        let fortyNine = String(repeating: "a", count: 49)
+        // CR LF is one character: the 50th is the pair, not the CR alone.
+        #expect(ActivityFeed.truncatedDescription(fortyNine + "\r\nbc") == fortyNine + "\r\n")
+        // A combining accent after the 50th byte belongs to the 50th character.
+        #expect(ActivityFeed.truncatedDescription(fortyNine + "e\u{301}xyz") == fortyNine + "e\u{301}")
+        // Long ASCII text, cut many bytes before its end.
+        let sentence = String(repeating: "Talked about the roster. ", count: 8)
+        #expect(ActivityFeed.truncatedDescription(sentence) == String(sentence.prefix(50)))
+        #expect(ActivityFeed.truncatedDescription(sentence).utf8.count == 50)
+    }
 }
 
 @Suite("Relative time")

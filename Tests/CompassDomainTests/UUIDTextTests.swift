@@ -13,6 +13,13 @@ struct UUIDTextTests {
             == "00010203-0405-0607-0809-0a0b0c0dfeff")
     }
 
+    @Test func writesAPrefixAndTheTextAsOneString() {
+        for prefix in ["", "doc-", "/interactions/", "é-", String(repeating: "p", count: 40)] {
+            let id = UUID()
+            #expect(id.lowercasedText(prefixedBy: prefix) == prefix + id.uuidString.lowercased())
+        }
+    }
+
     @Test func readsBothCasesBack() {
         for _ in 0..<1_000 {
             let id = UUID()

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 extension ActivityFeed {
     /// One page of the merged feed, building only the events on it.
@@ -75,6 +76,6 @@ extension ActivityFeed {
 
         /// The event's id, as `ActivityEvent.id`: ties in date order go by it. Spelled out only
         /// for a tie, not for every row.
-        var id: String { type.idPrefix + rowId.lowercasedString }
+        var id: String { rowId.lowercasedText(prefixedBy: type.idPrefix) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import UUIDText
 
 /// Builds the Activity Feed from the three feed queries' rows (DESIGN §4).
 ///
@@ -64,10 +65,9 @@ public enum ActivityFeed {
         let school = schoolName(row.schoolId, in: schoolNames)
         let text = row.content.flatMap { $0.isEmpty ? nil : $0 } ?? row.subject.flatMap { $0.isEmpty ? nil : $0 } ?? ""
         let date = row.occurredAt ?? row.createdAt
-        let id = row.id.lowercasedString
         let type = InteractionType(rawValue: row.type)
         return ActivityEvent(
-            id: ActivityEventType.interaction.idPrefix + id,
+            id: row.id.lowercasedText(prefixedBy: ActivityEventType.interaction.idPrefix),
             type: .interaction,
             date: date,
             title: "\(type?.displayName ?? InteractionType.label(forCode: row.type)) with \(school)",
@@ -78,7 +78,7 @@ public enum ActivityFeed {
             entityName: school,
             metadata: relativeTimeMetadata(date, now: now, calendar: calendar),
             isClickable: true,
-            clickUrl: "/interactions/\(id)",
+            clickUrl: row.id.lowercasedText(prefixedBy: "/interactions/"),
             timeZone: calendar.timeZone
         )
     }
@@ -93,7 +93,7 @@ public enum ActivityFeed {
         let school = schoolName(row.schoolId, in: schoolNames)
         let schoolId = row.schoolId?.lowercasedString
         return ActivityEvent(
-            id: ActivityEventType.schoolStatusChange.idPrefix + row.id.lowercasedString,
+            id: row.id.lowercasedText(prefixedBy: ActivityEventType.schoolStatusChange.idPrefix),
             type: .schoolStatusChange,
             date: row.changedAt,
             title: "\(school) status changed to \(DisplayLabel.humanized(row.newStatus))",
@@ -104,7 +104,7 @@ public enum ActivityFeed {
             entityName: school,
             metadata: relativeTimeMetadata(row.changedAt, now: now, calendar: calendar),
             isClickable: schoolId != nil,
-            clickUrl: schoolId.map { "/schools/\($0)" },
+            clickUrl: row.schoolId?.lowercasedText(prefixedBy: "/schools/"),
             timeZone: calendar.timeZone
         )
     }
@@ -113,16 +113,15 @@ public enum ActivityFeed {
     public static func event(
         for row: FeedDocumentRow, now: Date, calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
-        let id = row.id.lowercasedString
         return ActivityEvent(
-            id: ActivityEventType.documentUpload.idPrefix + id,
+            id: row.id.lowercasedText(prefixedBy: ActivityEventType.documentUpload.idPrefix),
             type: .documentUpload,
             date: row.createdAt,
             title: "Uploaded \(row.title)",
             description: row.type ?? "",
             icon: documentIcon,
             entityType: "document",
-            entityId: id,
+            entityId: row.id.lowercasedString,
             entityName: row.title,
             metadata: relativeTimeMetadata(row.createdAt, now: now, calendar: calendar),
             isClickable: false,
@@ -152,7 +151,22 @@ public enum ActivityFeed {
     /// The first 50 characters (grapheme clusters) of `text`; nothing is added when it is cut.
     public static func truncatedDescription(_ text: String) -> String {
         // A character takes at least one byte: text of at most 50 bytes is kept whole without walking its graphemes.
-        text.utf8.count <= descriptionLength ? text : String(text.prefix(descriptionLength))
+        guard text.utf8.count > descriptionLength else { return text }
+        return asciiPrefix(text, descriptionLength) ?? String(text.prefix(descriptionLength))
+    }
+
+    /// The first `length` characters of `text` as its first `length` bytes, when that is certain
+    /// without walking graphemes: the first `length + 1` bytes are ASCII and none is a carriage
+    /// return. Two ASCII bytes other than CR LF are always two characters, and a combining mark
+    /// after the last kept byte would show as a non-ASCII byte at `length`. Nil otherwise.
+    static func asciiPrefix(_ text: String, _ length: Int) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            guard bytes.count > length,
+                !bytes[...length].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") })
+            else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<length]), as: UTF8.self)
+        }
     }
 
     private static func schoolName(_ id: UUID?, in names: [UUID: String]) -> String {

@@ -10,26 +10,33 @@ public enum DisplayLabel {
             .joined(separator: " ")
     }
 
-    /// The same for ASCII codes (every stored status and type), byte by byte: one string built, not one per word.
+    /// The same for ASCII codes (every stored status and type), byte by byte into the string
+    /// itself (a label of up to 15 bytes is a small string: nothing is allocated).
     private static func asciiHumanized(_ code: String) -> String? {
         let bytes = code.utf8
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var label: [UInt8] = []
-        label.reserveCapacity(bytes.count)
-        var startsWord = true
-        for byte in bytes {
-            if byte == UInt8(ascii: "_") {
-                startsWord = true
-                continue
+        return String(unsafeUninitializedCapacity: bytes.count) { label in
+            var count = 0
+            var startsWord = true
+            for byte in bytes {
+                if byte == UInt8(ascii: "_") {
+                    startsWord = true
+                    continue
+                }
+                if startsWord {
+                    // A space only between words: never more bytes than the code has.
+                    if count > 0 {
+                        label[count] = UInt8(ascii: " ")
+                        count += 1
+                    }
+                    label[count] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                    startsWord = false
+                } else {
+                    label[count] = byte
+                }
+                count += 1
             }
-            if startsWord {
-                if !label.isEmpty { label.append(UInt8(ascii: " ")) }
-                label.append(byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
-                startsWord = false
-            } else {
-                label.append(byte)
-            }
+            return count
         }
-        return String(decoding: label, as: UTF8.self)
     }
 }
