@@ -96,6 +96,30 @@ struct RequestIsolationTests {
         }
     }
 
+    @Test func otherConnectionsAreAnsweredWhileOnesStatementRuns() async throws {
+        try await ServerHarness.with { harness in
+            try await Self.installSleeper(harness)
+            let slow = try RawConnection(port: harness.port)
+            await slow.send(RawConnection.request(
+                "/rest/v1/rpc/sleep_for?seconds=8", headers: headers(harness, key: harness.keys.serviceRole)))
+            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1, within: .seconds(20)))
+            // A connection's requests run on its event loop, and connections are dealt out over the
+            // loops: twice as many connections as processors puts some on the sleeping request's
+            // loop, which a handler blocking its thread while it waits would hold up for 8 s.
+            for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+                let started = ContinuousClock.now
+                let status = try await RawConnection.get(
+                    "/rest/v1/schools?select=id&limit=1", port: harness.port, headers: headers(harness, key: harness.keys.serviceRole),
+                    timeout: .seconds(6))
+                #expect(status == 200)
+                #expect(ContinuousClock.now - started < .seconds(4))  // well under the sleep, with room for a loaded machine
+            }
+            // The sleeper was still running throughout.
+            #expect(try await harness.database.query(Self.sleeping(harness))[0].decode(Int.self, at: 0) == 1)
+            _ = slow
+        }
+    }
+
     /// How many `sleep_for` calls are running in the test's database.
     static func sleeping(_ harness: ServerHarness) -> PostgresQuery {
         """
