@@ -59,16 +59,16 @@ public struct FeedRepository: Sendable {
     }
 
     /// The three sources' rows and their school names, before they become events.
-    struct Rows {
-        var interactions: [FeedInteractionRow]
-        var statusChanges: [FeedStatusChangeRow]
-        var documents: [FeedDocumentRow]
-        var schoolNames: [UUID: String]
-        var failures: [ActivityFeedSource: PostgresError]
+    public struct Rows: Sendable {
+        public var interactions: [FeedInteractionRow]
+        public var statusChanges: [FeedStatusChangeRow]
+        public var documents: [FeedDocumentRow]
+        public var schoolNames: [UUID: String]
+        public var failures: [ActivityFeedSource: PostgresError]
     }
 
-    /// Both round trips of ``load(now:)``, without merging.
-    func loadRows() async throws -> Rows {
+    /// Both round trips of ``load(now:)``, without merging (FeedBenchmark times the merge alone on them).
+    public func loadRows() async throws -> Rows {
         let userId = try scope.requireUser(for: "the activity feed")
         let results = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] })
         var failures: [ActivityFeedSource: PostgresError] = [:]

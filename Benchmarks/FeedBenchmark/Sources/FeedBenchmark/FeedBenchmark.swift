@@ -117,6 +117,9 @@ struct FeedBenchmark {
         let nio = percentile(sorted[.postgresNIO] ?? [], 0.50)
         print()
         print("the feed (pipelined) at p50: \(ratio(feed, floor)) the libpq floor, \(ratio(nio, feed)) faster than PostgresNIO")
+        let merge = try await EventBuildingTiming.p50(users: users, on: connection, iterations: options.iterations)
+        print("building its events alone (ActivityFeed.merge of the same users' rows, no database): p50 "
+              + "\(milliseconds(merge)) ms, \(String(format: "%.0f", merge / feed * 100)) % of the feed's p50")
         await connection.close()
     }
 

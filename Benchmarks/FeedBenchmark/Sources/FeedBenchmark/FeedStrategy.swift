@@ -4,12 +4,14 @@ import Postgres
 
 /// How a feed is fetched.
 ///
-/// The first three time the same `FeedRepository.load()` under the same PostgREST-style user
+/// The first four time the same `FeedRepository.load()` under the same PostgREST-style user
 /// scope with different round trips: `pipelined` is how the apps' scopes send (the three
 /// source queries as three pipeline segments, each its own scoped transaction, in one round
 /// trip, then the hydration query); `oneQueryAtATime` sends each scoped query in its own round
 /// trip; `unpipelined` is a client without pipeline mode (`BEGIN`, the scope, the query and
-/// `COMMIT` each wait for their answer).
+/// `COMMIT` each wait for their answer). `rowsOnly` is `pipelined` without building the events
+/// (``FeedRepository/loadRows()``): between it and the floor lie the decoding and the scope's own
+/// work, between it and `pipelined` the event building.
 ///
 /// The last two send the very statements `pipelined` sent for the user (recorded, binds
 /// included) without building the feed: `libpqFloor` through the project's own client,
@@ -18,6 +20,7 @@ import Postgres
 /// not decoded — the peer at its best.
 enum FeedStrategy: String, CaseIterable {
     case pipelined
+    case rowsOnly = "pipelined, rows decoded, no events built"
     case oneQueryAtATime = "one query at a time"
     case unpipelined = "no pipeline (BEGIN/scope/query/COMMIT)"
     case libpqFloor = "libpq floor (same statements, not decoded)"
@@ -28,6 +31,9 @@ enum FeedStrategy: String, CaseIterable {
         switch self {
         case .pipelined, .oneQueryAtATime, .unpipelined:
             return try await FeedRepository(scope: .user(user.id, on: connection, sending: sending)).load().events.count
+        case .rowsOnly:
+            let rows = try await FeedRepository(scope: .user(user.id, on: connection)).loadRows()
+            return rows.interactions.count + rows.statusChanges.count + rows.documents.count
         case .libpqFloor:
             var rows = 0
             for roundTrip in user.work {
