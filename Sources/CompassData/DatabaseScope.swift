@@ -67,8 +67,33 @@ public struct DatabaseScope: Sendable {
     {
         let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
         recorder?.record(roundTrip: scoped)
-        let results = try await send(scoped, file: file, line: line)
-        return try results.map { segment in
+        return try Self.unscoped(try await send(scoped, file: file, line: line))
+    }
+
+    /// Runs one statement in a scoped transaction (one round trip), running `work` while its
+    /// answer is on the way (see `PostgresConnection.pipeline(segments:whileWaiting:)`).
+    public func query<Work: Sendable>(
+        _ query: PostgresQuery, whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
+    ) async throws -> (result: PostgresResult, work: Work) {
+        let scoped = [[scopeStatement.prepared, query.prepared]]
+        recorder?.record(roundTrip: scoped)
+        let results: [[Result<PostgresResult, PostgresError>]]
+        let done: Work
+        if case .pipelined = sending {
+            (results, done) = try await connection.pipeline(segments: scoped, whileWaiting: work, file: file, line: line)
+        } else {
+            // The ways benchmarks compare send one statement at a time: nothing to overlap.
+            done = work()
+            results = try await send(scoped, file: file, line: line)
+        }
+        return (try Self.unscoped(results)[0][0].get(), done)
+    }
+
+    /// The queries' own results: the scope statement's dropped (its failure thrown), indexes in errors counted without it.
+    private static func unscoped(
+        _ results: [[Result<PostgresResult, PostgresError>]]
+    ) throws -> [[Result<PostgresResult, PostgresError>]] {
+        try results.map { segment in
             if case .failure(let error) = segment.first { throw error }
             return segment.dropFirst().map { result in
                 result.mapError { error in

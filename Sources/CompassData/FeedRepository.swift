@@ -51,11 +51,13 @@ public struct FeedRepository: Sendable {
     /// looks up the distinct non-null school ids (skipped when there are none). When
     /// every source fails, the first failure is thrown.
     public func load(now: Date = Date()) async throws -> ActivityFeedSnapshot {
-        let rows = try await loadRows()
-        let events = ActivityFeed.merge(
-            interactions: rows.interactions, statusChanges: rows.statusChanges, documents: rows.documents,
-            schoolNames: rows.schoolNames, now: now)
-        return ActivityFeedSnapshot(events: events, failures: rows.failures)
+        let sources = try await loadSourceRows()
+        // The events are built while round trip 2 (their schools' names) travels, and named when it is back.
+        let (names, unnamed) = try await schoolNames(sources.schoolIdsToHydrate) {
+            ActivityFeed.unnamedEvents(
+                interactions: sources.interactions, statusChanges: sources.statusChanges, documents: sources.documents, now: now)
+        }
+        return ActivityFeedSnapshot(events: unnamed.naming(names), failures: sources.failures)
     }
 
     /// The three sources' rows and their school names, before they become events.
@@ -69,6 +71,29 @@ public struct FeedRepository: Sendable {
 
     /// Both round trips of ``load(now:)``, without merging (FeedBenchmark times the merge alone on them).
     public func loadRows() async throws -> Rows {
+        let sources = try await loadSourceRows()
+        let names = try await schoolNames(sources.schoolIdsToHydrate)
+        return Rows(
+            interactions: sources.interactions, statusChanges: sources.statusChanges, documents: sources.documents,
+            schoolNames: names, failures: sources.failures)
+    }
+
+    /// The three sources' rows, before their schools are looked up.
+    struct SourceRows: Sendable {
+        var interactions: [FeedInteractionRow]
+        var statusChanges: [FeedStatusChangeRow]
+        var documents: [FeedDocumentRow]
+        var failures: [ActivityFeedSource: PostgresError]
+
+        /// What round trip 2 looks up.
+        var schoolIdsToHydrate: [UUID] {
+            ActivityFeed.schoolIdsToHydrate(interactions: interactions, statusChanges: statusChanges)
+        }
+    }
+
+    /// Round trip 1: the three source queries, each its own segment; a failed source is empty
+    /// and named in `failures` (when all three fail, the first failure is thrown).
+    func loadSourceRows() async throws -> SourceRows {
         let userId = try scope.requireUser(for: "the activity feed")
         let results = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] })
         var failures: [ActivityFeedSource: PostgresError] = [:]
@@ -86,17 +111,26 @@ public struct FeedRepository: Sendable {
         if failures.count == ActivityFeedSource.allCases.count, let first = failures[.interactions] {
             throw first
         }
-        let ids = ActivityFeed.schoolIdsToHydrate(interactions: interactions, statusChanges: statusChanges)
-        let names = try await schoolNames(ids)
-        return Rows(
-            interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: names,
-            failures: failures)
+        return SourceRows(interactions: interactions, statusChanges: statusChanges, documents: documents, failures: failures)
     }
 
     /// Looks up school names in one query; no query at all for no ids.
     public func schoolNames(_ ids: [UUID]) async throws -> [UUID: String] {
         guard !ids.isEmpty else { return [:] }
-        let result = try await scope.query(Self.schoolNamesQuery(ids: ids))
+        return try Self.names(in: try await scope.query(Self.schoolNamesQuery(ids: ids)))
+    }
+
+    /// ``schoolNames(_:)``, running `work` while the query is on the way (at once for no ids).
+    func schoolNames<Work: Sendable>(
+        _ ids: [UUID], whileWaiting work: @Sendable () -> Work
+    ) async throws -> (names: [UUID: String], work: Work) {
+        guard !ids.isEmpty else { return ([:], work()) }
+        let (result, done) = try await scope.query(Self.schoolNamesQuery(ids: ids), whileWaiting: work)
+        return (try Self.names(in: result), done)
+    }
+
+    /// The hydration query's rows as a lookup.
+    private static func names(in result: PostgresResult) throws -> [UUID: String] {
         var names: [UUID: String] = [:]
         for row in result {
             names[try row.decode(UUID.self, at: 0)] = try row.decode(String.self, at: 1)

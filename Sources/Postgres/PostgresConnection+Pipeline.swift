@@ -42,12 +42,27 @@ extension PostgresConnection {
         }
     }
 
-    /// ``pipeline(segments:file:line:)`` for an operation that already holds the connection.
+    /// ``pipeline(segments:file:line:)``, running `work` once the statements are on their way
+    /// and before their answers are read, so client work that does not need them overlaps the
+    /// round trip instead of following it. `work` runs exactly once, also when there is nothing
+    /// to send; not when the pipeline fails before sending.
+    public func pipeline<Work: Sendable>(
+        segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
+    ) async throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], work: Work) {
+        try await exclusively { () throws(PostgresError) in
+            var done: Work?
+            let results = try await runPipelineRetryingStale(segments: segments, afterSending: { done = work() }, file: file, line: line)
+            return (results, done ?? work())
+        }
+    }
+
+    /// ``pipeline(segments:file:line:)`` for an operation that already holds the connection;
+    /// `afterSending` runs once the first attempt's statements are flushed.
     func runPipelineRetryingStale(
-        segments: [[PostgresQuery]], file: String, line: Int
+        segments: [[PostgresQuery]], afterSending: () -> Void = {}, file: String, line: Int
     ) async throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
         let startedIdle = handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
-        var (results, stale) = try await runPipeline(segments, file: file, line: line)
+        var (results, stale) = try await runPipeline(segments, afterSending: afterSending, file: file, line: line)
         guard !stale.isEmpty, startedIdle, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
         let retried = try await runPipeline(stale.map { segments[$0] }, file: file, line: line).results
         for (index, segmentResults) in zip(stale, retried) { results[index] = segmentResults }
@@ -57,7 +72,7 @@ extension PostgresConnection {
     /// One round trip: evicted statements' deallocations, then the segments. Also returns the
     /// indexes of the segments that failed on a missing or stale cached statement.
     private func runPipeline(
-        _ segments: [[PostgresQuery]], file: String, line: Int
+        _ segments: [[PostgresQuery]], afterSending: () -> Void = {}, file: String, line: Int
     ) async throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
         guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
         // Before pipeline mode: a refusal mid-way would leave commands sent without their sync.
@@ -92,6 +107,7 @@ extension PostgresConnection {
         }
         try await flush(connection, query: first, file: file, line: line)
         sent = true
+        afterSending()
 
         for query in deallocations {
             var none: Set<Int> = []

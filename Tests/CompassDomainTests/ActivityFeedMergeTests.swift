@@ -33,6 +33,33 @@ struct ActivityFeedMergeTests {
         #expect(events.map(\.entityName) == ["ASU", "ASU", "Doc 4", "ASU"])
     }
 
+    @Test("each merged event is named from its own row's school: known, unknown to the lookup, or none")
+    func eachEventNamedFromItsOwnRow() {
+        let (asu, ucla, missing) = (Fixture.uuid(901), Fixture.uuid(902), Fixture.uuid(903))
+        let names = [asu: "ASU", ucla: "UCLA"]
+        let schools: [UUID?] = [asu, ucla, missing, nil]
+        let interactions = (0..<9).map { n in
+            FeedInteractionRow(id: Fixture.uuid(100 + n), schoolId: schools[n % 4], type: ["email", "camp", "zoom_call"][n % 3],
+                               content: "c\(n)", subject: nil, occurredAt: Fixture.ago(Double(600 * n + 7)), createdAt: Fixture.now)
+        }
+        let statusChanges = (0..<7).map { n in
+            FeedStatusChangeRow(id: Fixture.uuid(200 + n), schoolId: schools[(n + 1) % 4], newStatus: ["offer_received", "interested"][n % 2],
+                                notes: nil, changedAt: Fixture.ago(Double(600 * n + 300)))
+        }
+        let documents = (0..<3).map { n in document(300 + n, at: Fixture.ago(Double(900 * n + 100))) }
+        let merged = ActivityFeed.merge(
+            interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: names, now: Fixture.now)
+        // One event at a time, each named as it is built: the same events in feed order.
+        let oneByOne = ActivityFeed.sorted(
+            interactions.map { ActivityFeed.event(for: $0, schoolNames: names, now: Fixture.now) }
+                + statusChanges.map { ActivityFeed.event(for: $0, schoolNames: names, now: Fixture.now) }
+                + documents.map { ActivityFeed.event(for: $0, now: Fixture.now) })
+        #expect(merged == oneByOne)
+        #expect(merged.first { $0.id.hasSuffix(Fixture.uuid(100).lowercasedString) }?.title == "Email with ASU")
+        #expect(merged.first { $0.id.hasSuffix(Fixture.uuid(202).lowercasedString) }?.title == "Unknown School status changed to Offer Received")
+        #expect(Set(merged.compactMap(\.entityName)).isSuperset(of: ["ASU", "UCLA", "Unknown School"]))
+    }
+
     @Test("events at the same second are ordered by descending id")
     func sameSecondTies() {
         let instant = Fixture.ago(30)

@@ -39,14 +39,27 @@ public enum ActivityFeed {
         now: Date,
         calendar: Calendar = CompassCalendar.utc
     ) -> [ActivityEvent] {
-        // Built in place, then sorted in place: an event holds a dozen strings, and each copy retains them all.
+        unnamedEvents(interactions: interactions, statusChanges: statusChanges, documents: documents, now: now, calendar: calendar)
+            .naming(schoolNames)
+    }
+
+    /// Every event of the feed with all that its row decides alone: ``merge(interactions:statusChanges:documents:schoolNames:now:calendar:)``
+    /// but for the school names (titles and entity names), which ``UnnamedFeedEvents/naming(_:)``
+    /// fills in. A feed builds these while its hydration query is on the way.
+    public static func unnamedEvents(
+        interactions: [FeedInteractionRow],
+        statusChanges: [FeedStatusChangeRow],
+        documents: [FeedDocumentRow],
+        now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> UnnamedFeedEvents {
+        // Built in place: an event holds a dozen strings, and each copy retains them all.
         var events: [ActivityEvent] = []
         events.reserveCapacity(interactions.count + statusChanges.count + documents.count)
-        for row in interactions { events.append(event(for: row, schoolNames: schoolNames, now: now, calendar: calendar)) }
-        for row in statusChanges { events.append(event(for: row, schoolNames: schoolNames, now: now, calendar: calendar)) }
+        for row in interactions { events.append(event(for: row, school: nil, now: now, calendar: calendar)) }
+        for row in statusChanges { events.append(event(for: row, school: nil, now: now, calendar: calendar)) }
         for row in documents { events.append(event(for: row, now: now, calendar: calendar)) }
-        events.sort { $0.precedes($1) }
-        return events
+        return UnnamedFeedEvents(events: events, interactions: interactions, statusChanges: statusChanges)
     }
 
     /// The distinct non-null school ids the hydration query must look up, in a stable order.
@@ -62,7 +75,11 @@ public enum ActivityFeed {
         for row: FeedInteractionRow, schoolNames: [UUID: String], now: Date,
         calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
-        let school = schoolName(row.schoolId, in: schoolNames)
+        event(for: row, school: schoolName(row.schoolId, in: schoolNames), now: now, calendar: calendar)
+    }
+
+    /// The interaction's event; with `school` nil, without its title and entity name (``UnnamedFeedEvents``).
+    static func event(for row: FeedInteractionRow, school: String?, now: Date, calendar: Calendar) -> ActivityEvent {
         let text = row.content.flatMap { $0.isEmpty ? nil : $0 } ?? row.subject.flatMap { $0.isEmpty ? nil : $0 } ?? ""
         let date = row.occurredAt ?? row.createdAt
         let type = InteractionType(rawValue: row.type)
@@ -70,7 +87,7 @@ public enum ActivityFeed {
             id: row.id.lowercasedText(prefixedBy: ActivityEventType.interaction.idPrefix),
             type: .interaction,
             date: date,
-            title: "\(type?.displayName ?? InteractionType.label(forCode: row.type)) with \(school)",
+            title: school.map { title(for: row, type: type, school: $0) } ?? "",
             description: truncatedDescription(text),
             icon: type?.icon ?? InteractionType.icon(forCode: row.type),
             entityType: "school",
@@ -83,6 +100,11 @@ public enum ActivityFeed {
         )
     }
 
+    /// `<Type> with <School>`; `type` is the row's code parsed, if it is a known one.
+    static func title(for row: FeedInteractionRow, type: InteractionType?, school: String) -> String {
+        "\(type?.displayName ?? InteractionType.label(forCode: row.type)) with \(school)"
+    }
+
     /// The event for one status change: `<School> status changed to <Status Label>`.
     ///
     /// Clickable when the row names a school (it opens `/schools/<school_id>`).
@@ -90,13 +112,17 @@ public enum ActivityFeed {
         for row: FeedStatusChangeRow, schoolNames: [UUID: String], now: Date,
         calendar: Calendar = CompassCalendar.utc
     ) -> ActivityEvent {
-        let school = schoolName(row.schoolId, in: schoolNames)
+        event(for: row, school: schoolName(row.schoolId, in: schoolNames), now: now, calendar: calendar)
+    }
+
+    /// The status change's event; with `school` nil, without its title and entity name (``UnnamedFeedEvents``).
+    static func event(for row: FeedStatusChangeRow, school: String?, now: Date, calendar: Calendar) -> ActivityEvent {
         let schoolId = row.schoolId?.lowercasedString
         return ActivityEvent(
             id: row.id.lowercasedText(prefixedBy: ActivityEventType.schoolStatusChange.idPrefix),
             type: .schoolStatusChange,
             date: row.changedAt,
-            title: "\(school) status changed to \(DisplayLabel.humanized(row.newStatus))",
+            title: school.map { title(for: row, school: $0) } ?? "",
             description: truncatedDescription(row.notes ?? ""),
             icon: statusChangeIcon,
             entityType: "school",
@@ -107,6 +133,11 @@ public enum ActivityFeed {
             clickUrl: row.schoolId?.lowercasedText(prefixedBy: "/schools/"),
             timeZone: calendar.timeZone
         )
+    }
+
+    /// `<School> status changed to <Status Label>`.
+    static func title(for row: FeedStatusChangeRow, school: String) -> String {
+        "\(school) status changed to \(DisplayLabel.humanized(row.newStatus))"
     }
 
     /// The event for one document: `Uploaded <title>`, described by its type, not clickable.
@@ -169,7 +200,7 @@ public enum ActivityFeed {
         }
     }
 
-    private static func schoolName(_ id: UUID?, in names: [UUID: String]) -> String {
+    static func schoolName(_ id: UUID?, in names: [UUID: String]) -> String {
         id.flatMap { names[$0] } ?? unknownSchoolName
     }
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A feed's events before the hydration query has named their schools.
+///
+/// Everything but the titles and entity names of interactions and status changes comes from the
+/// rows alone (ids, timestamps, descriptions, relative times, links), so a feed builds it while
+/// the query for the names is on its way, and ``naming(_:)`` finishes the events once they
+/// arrive: the same events ``ActivityFeed/merge(interactions:statusChanges:documents:schoolNames:now:calendar:)`` builds.
+public struct UnnamedFeedEvents: Sendable {
+    /// The interactions' events, then the status changes', then the documents', in the rows' order.
+    var events: [ActivityEvent]
+    let interactions: [FeedInteractionRow]
+    let statusChanges: [FeedStatusChangeRow]
+
+    /// The finished feed: each school named from `schoolNames` (`Unknown School` when missing),
+    /// newest first, equal times by descending id.
+    public consuming func naming(_ schoolNames: [UUID: String]) -> [ActivityEvent] {
+        var events = self.events
+        self.events = []  // `events` is now the only reference: named in place, not copied
+        for (index, row) in interactions.enumerated() {
+            let school = ActivityFeed.schoolName(row.schoolId, in: schoolNames)
+            events[index].title = ActivityFeed.title(for: row, type: InteractionType(rawValue: row.type), school: school)
+            events[index].entityName = school
+        }
+        for (offset, row) in statusChanges.enumerated() {
+            let school = ActivityFeed.schoolName(row.schoolId, in: schoolNames)
+            let index = interactions.count + offset
+            events[index].title = ActivityFeed.title(for: row, school: school)
+            events[index].entityName = school
+        }
+        events.sort { $0.precedes($1) }
+        return events
+    }
+}
