@@ -88,11 +88,13 @@ extension FeedRepository {
     /// the widget takes the whole merged feed.
     public func response(for request: FeedRequest, now: Date = Date()) async throws -> FeedResponse {
         guard !request.widget else { return FeedResponse(request: request, snapshot: try await load(now: now), now: now) }
-        let rows = try await loadRows()
+        let sources = try await loadSourceRows()
         let query = ActivityFeedQuery(type: request.type, dateRange: request.range, searchText: request.search, page: request.page)
-        let page = ActivityFeed.page(
-            query, interactions: rows.interactions, statusChanges: rows.statusChanges, documents: rows.documents,
-            schoolNames: rows.schoolNames, now: now)
-        return FeedResponse(page: page, warnings: ActivityFeedSnapshot(events: [], failures: rows.failures).warnings)
+        // The page's events are built while round trip 2 (their schools' names) travels.
+        let (names, unnamed) = try await schoolNames(sources.schoolIdsToHydrate) {
+            ActivityFeed.unnamedPage(
+                query, interactions: sources.interactions, statusChanges: sources.statusChanges, documents: sources.documents, now: now)
+        }
+        return FeedResponse(page: unnamed.naming(names), warnings: ActivityFeedSnapshot(events: [], failures: sources.failures).warnings)
     }
 }

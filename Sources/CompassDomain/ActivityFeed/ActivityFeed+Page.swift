@@ -17,11 +17,25 @@ extension ActivityFeed {
         now: Date,
         calendar: Calendar = CompassCalendar.utc
     ) -> ActivityFeedPage {
+        unnamedPage(query, interactions: interactions, statusChanges: statusChanges, documents: documents, now: now, calendar: calendar)
+            .naming(schoolNames)
+    }
+
+    /// ``page(_:interactions:statusChanges:documents:schoolNames:now:calendar:)`` up to the school
+    /// names: the page's events built from their rows, to be named by ``UnnamedFeedPage/naming(_:)``
+    /// once the hydration query is back. A search matches titles, which name schools, so it
+    /// waits for the names whole.
+    public static func unnamedPage(
+        _ query: ActivityFeedQuery,
+        interactions: [FeedInteractionRow],
+        statusChanges: [FeedStatusChangeRow],
+        documents: [FeedDocumentRow],
+        now: Date,
+        calendar: Calendar = CompassCalendar.utc
+    ) -> UnnamedFeedPage {
         guard !query.searches else {
-            let events = merge(
-                interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: schoolNames,
-                now: now, calendar: calendar)
-            return query.page(of: events, now: now, calendar: calendar)
+            return UnnamedFeedPage(.search(
+                query, interactions: interactions, statusChanges: statusChanges, documents: documents, now: now, calendar: calendar))
         }
         var entries: [PendingEvent] = []
         entries.reserveCapacity(interactions.count + statusChanges.count + documents.count)
@@ -45,17 +59,18 @@ extension ActivityFeed {
         let totalPages = max(1, (kept.count + pageSize - 1) / pageSize)
         let start = (query.page - 1) * pageSize
         let onPage = start < kept.count ? kept[start..<min(start + pageSize, kept.count)] : []
-        let events = onPage.map { entry -> ActivityEvent in
+        // The page's rows by source; naming puts their events back in feed order.
+        var (pageInteractions, pageStatusChanges, pageDocuments) = ([FeedInteractionRow](), [FeedStatusChangeRow](), [FeedDocumentRow]())
+        for entry in onPage {
             switch entry.source {
-            case .interaction(let index):
-                return event(for: interactions[index], schoolNames: schoolNames, now: now, calendar: calendar)
-            case .statusChange(let index):
-                return event(for: statusChanges[index], schoolNames: schoolNames, now: now, calendar: calendar)
-            case .document(let index):
-                return event(for: documents[index], now: now, calendar: calendar)
+            case .interaction(let index): pageInteractions.append(interactions[index])
+            case .statusChange(let index): pageStatusChanges.append(statusChanges[index])
+            case .document(let index): pageDocuments.append(documents[index])
             }
         }
-        return ActivityFeedPage(events: events, page: query.page, totalPages: totalPages, total: kept.count)
+        let events = unnamedEvents(
+            interactions: pageInteractions, statusChanges: pageStatusChanges, documents: pageDocuments, now: now, calendar: calendar)
+        return UnnamedFeedPage(.page(events, page: query.page, totalPages: totalPages, total: kept.count))
     }
 
     /// What ordering and the type and date filters need of an event, and where its row is.

@@ -32,3 +32,32 @@ public struct UnnamedFeedEvents: Sendable {
         return events
     }
 }
+
+/// One page of the feed before the hydration query has named its schools (``ActivityFeed/unnamedPage(_:interactions:statusChanges:documents:now:calendar:)``).
+public struct UnnamedFeedPage: Sendable {
+    enum Pending: Sendable {
+        case page(UnnamedFeedEvents, page: Int, totalPages: Int, total: Int)
+        case search(
+            ActivityFeedQuery, interactions: [FeedInteractionRow], statusChanges: [FeedStatusChangeRow], documents: [FeedDocumentRow],
+            now: Date, calendar: Calendar)
+    }
+
+    let pending: Pending
+
+    init(_ pending: Pending) {
+        self.pending = pending
+    }
+
+    /// The finished page, each school named from `schoolNames`.
+    public func naming(_ schoolNames: [UUID: String]) -> ActivityFeedPage {
+        switch pending {
+        case .page(let events, let page, let totalPages, let total):
+            return ActivityFeedPage(events: events.naming(schoolNames), page: page, totalPages: totalPages, total: total)
+        case .search(let query, let interactions, let statusChanges, let documents, let now, let calendar):
+            let events = ActivityFeed.merge(
+                interactions: interactions, statusChanges: statusChanges, documents: documents, schoolNames: schoolNames,
+                now: now, calendar: calendar)
+            return query.page(of: events, now: now, calendar: calendar)
+        }
+    }
+}
