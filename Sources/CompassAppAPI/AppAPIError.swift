@@ -113,7 +113,7 @@ enum AppReply {
         do {
             return Response(
                 status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CompassJSON.encode(value))))
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try CompassJSON.encodedBytes(value))))
         } catch {
             return JSONReply.text(status: .internalServerError, #"{"code":"internal_error","message":"encoding failed"}"#)
         }

@@ -36,6 +36,23 @@ struct PrettyJSONWriterTests {
         try expectSameBytes(ActivityFeedPage(events: events, page: 2, totalPages: 7, total: 123))
     }
 
+    @Test func eachCharacterThatNeedsEscapingIsFoundAtEveryPositionOfAString() throws {
+        // Strings that need no escape are copied whole: one that does must never be, wherever its character is.
+        let specials = ["\"", "\\", "\u{0}", "\u{1F}", "\n"]
+        let harmless = ["\u{20}", "\u{21}", "\u{23}", "\u{5B}", "\u{5D}", "\u{7F}", "é"]
+        for length in 0..<20 {
+            for position in 0..<max(length, 1) {
+                for insert in specials + harmless where length > 0 {
+                    var characters = Array(repeating: "a", count: length)
+                    characters[position] = insert
+                    let text = characters.joined()
+                    try expectSameBytes(ActivityFeedPage(
+                        events: [event(position, text: text, optionalsSet: false, metadata: nil)], page: 1, totalPages: 1, total: 1))
+                }
+            }
+        }
+    }
+
     @Test func anEmptyPageIsByteForByteTheEncoders() throws {
         try expectSameBytes(ActivityFeedPage(events: [], page: 1, totalPages: 1, total: 0))
     }

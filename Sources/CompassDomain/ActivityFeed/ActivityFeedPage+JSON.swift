@@ -45,9 +45,15 @@ extension ActivityEvent {
             json.key("metadata")
             if let metadata {
                 json.object { json in
-                    for key in metadata.keys.sorted() {
+                    // Sorted keys; an event's metadata is nearly always its one relative time.
+                    if metadata.count == 1, let (key, value) = metadata.first {
                         json.key(key)
-                        json.string(metadata[key])
+                        json.string(value)
+                    } else {
+                        for key in metadata.keys.sorted() {
+                            json.key(key)
+                            json.string(metadata[key])
+                        }
                     }
                 }
             } else {

@@ -19,10 +19,23 @@ public enum CompassJSON {
     /// A ``CompassJSONWritable`` value writes itself (the same bytes, tested, much faster).
     public static func encode(_ value: some Encodable) throws -> Data {
         if let writable = value as? any CompassJSONWritable {
-            var json = PrettyJSONWriter()
-            writable.write(to: &json)
-            return Data(json.bytes) + Data("\n".utf8)
+            return Data(write(writable))
         }
         return try encoder().encode(value) + Data("\n".utf8)
+    }
+
+    /// ``encode(_:)``'s bytes, for a caller that copies them once more anyway (an HTTP body).
+    public static func encodedBytes(_ value: some Encodable) throws -> [UInt8] {
+        if let writable = value as? any CompassJSONWritable {
+            return write(writable)
+        }
+        return Array(try encode(value))
+    }
+
+    private static func write(_ writable: any CompassJSONWritable) -> [UInt8] {
+        var json = PrettyJSONWriter()
+        writable.write(to: &json)
+        json.endDocument()
+        return json.bytes
     }
 }

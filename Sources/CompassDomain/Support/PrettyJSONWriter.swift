@@ -38,7 +38,10 @@ public struct PrettyJSONWriter {
     public mutating func key(_ key: String) {
         startItem()
         string(key)
-        bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+        // Byte by byte: an array literal here was built anew for every key.
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(UInt8(ascii: " "))
     }
 
     /// Starts an element of the current array; the caller writes the value next.
@@ -115,10 +118,15 @@ public struct PrettyJSONWriter {
         newline()
     }
 
+    /// The newline that ends the document, as the encoder's callers add it.
+    public mutating func endDocument() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     /// A line break and two spaces per open container.
     private mutating func newline() {
         bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * counts.count))
+        for _ in 0..<(2 * counts.count) { bytes.append(UInt8(ascii: " ")) }
     }
 }
 
