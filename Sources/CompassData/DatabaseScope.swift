@@ -65,28 +65,26 @@ public struct DatabaseScope: Sendable {
     public func run(segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line)
         async throws -> [[Result<PostgresResult, PostgresError>]]
     {
-        let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
-        recorder?.record(roundTrip: scoped)
-        return try Self.unscoped(try await send(scoped, file: file, line: line))
+        try await run(segments: segments, whileWaiting: {}, file: file, line: line).results
     }
 
-    /// Runs one statement in a scoped transaction (one round trip), running `work` while its
-    /// answer is on the way (see `PostgresConnection.pipeline(segments:whileWaiting:)`).
+    /// ``run(segments:file:line:)``, running `work` while the answers are on the way (see
+    /// `PostgresConnection.pipeline(segments:whileWaiting:)`).
+    public func run<Work: Sendable>(
+        segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
+    ) async throws -> (results: [[Result<PostgresResult, PostgresError>]], work: Work) {
+        let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
+        recorder?.record(roundTrip: scoped)
+        let (results, done) = try await send(scoped, whileWaiting: work, file: file, line: line)
+        return (try Self.unscoped(results), done)
+    }
+
+    /// Runs one statement in a scoped transaction (one round trip), running `work` while its answer is on the way.
     public func query<Work: Sendable>(
         _ query: PostgresQuery, whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
     ) async throws -> (result: PostgresResult, work: Work) {
-        let scoped = [[scopeStatement.prepared, query.prepared]]
-        recorder?.record(roundTrip: scoped)
-        let results: [[Result<PostgresResult, PostgresError>]]
-        let done: Work
-        if case .pipelined = sending {
-            (results, done) = try await connection.pipeline(segments: scoped, whileWaiting: work, file: file, line: line)
-        } else {
-            // The ways benchmarks compare send one statement at a time: nothing to overlap.
-            done = work()
-            results = try await send(scoped, file: file, line: line)
-        }
-        return (try Self.unscoped(results)[0][0].get(), done)
+        let (results, done) = try await run(segments: [[query]], whileWaiting: work, file: file, line: line)
+        return (try results[0][0].get(), done)
     }
 
     /// The queries' own results: the scope statement's dropped (its failure thrown), indexes in errors counted without it.
@@ -124,25 +122,28 @@ public struct DatabaseScope: Sendable {
         get async { await connection.roundTrips }
     }
 
-    /// Sends scoped segments as `sending` says; each segment's results, as a pipeline returns them.
-    private func send(_ segments: [[PostgresQuery]], file: String, line: Int)
-        async throws -> [[Result<PostgresResult, PostgresError>]]
+    /// Sends scoped segments as `sending` says; each segment's results, as a pipeline returns them,
+    /// and what `work` made while they were on the way.
+    private func send<Work: Sendable>(_ segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String, line: Int)
+        async throws -> (results: [[Result<PostgresResult, PostgresError>]], work: Work)
     {
+        var results: [[Result<PostgresResult, PostgresError>]] = []
         switch sending {
         case .pipelined:
-            return try await connection.pipeline(segments: segments, file: file, line: line)
+            return try await connection.pipeline(segments: segments, whileWaiting: work, file: file, line: line)
         case .segmentBySegment:
-            var results: [[Result<PostgresResult, PostgresError>]] = []
+            // The ways benchmarks compare send segment by segment: nothing to overlap.
+            let done = work()
             for segment in segments {
                 results += try await connection.pipeline(segments: [segment], file: file, line: line)
             }
-            return results
+            return (results, done)
         case .statementByStatement:
-            var results: [[Result<PostgresResult, PostgresError>]] = []
+            let done = work()
             for segment in segments {
                 results.append(try await sendUnpipelined(segment, file: file, line: line))
             }
-            return results
+            return (results, done)
         }
     }
 

@@ -37,9 +37,7 @@ extension PostgresConnection {
     public func pipeline(
         segments: [[PostgresQuery]], file: String = #fileID, line: Int = #line
     ) async throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
-        try await exclusively { () throws(PostgresError) in
-            try await runPipelineRetryingStale(segments: segments, file: file, line: line)
-        }
+        try await pipeline(segments: segments, whileWaiting: {}, file: file, line: line).results
     }
 
     /// ``pipeline(segments:file:line:)``, running `work` once the statements are on their way

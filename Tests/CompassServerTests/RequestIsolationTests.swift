@@ -60,13 +60,9 @@ struct RequestIsolationTests {
     @Test func aStatementIsCancelledWhenItsClientHangsUp() async throws {
         try await ServerHarness.with { harness in
             try await Self.installSleeper(harness)
-            let client = try RawConnection(port: harness.port)
-            await client.send(RawConnection.request(
-                "/rest/v1/rpc/sleep_for?seconds=30", headers: headers(harness, key: harness.keys.serviceRole)))
-            let sleeping = Self.sleeping(harness)
-            #expect(try await Self.waitFor(harness, sleeping, toBe: 1))
+            let client = try await startSleeping(harness, seconds: 30)
             client.hangUp()
-            #expect(try await Self.waitFor(harness, sleeping, toBe: 0, within: .seconds(20)))  // under the 30 s sleep, with room for a loaded machine
+            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 0, within: .seconds(20)))  // under the 30 s sleep, with room for a loaded machine
         }
     }
 
@@ -76,10 +72,7 @@ struct RequestIsolationTests {
             $0.poolCheckoutTimeout = .milliseconds(500)
         }) { harness in
             try await Self.installSleeper(harness)
-            let slow = try RawConnection(port: harness.port)
-            await slow.send(RawConnection.request(
-                "/rest/v1/rpc/sleep_for?seconds=8", headers: headers(harness, key: harness.keys.serviceRole)))
-            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1, within: .seconds(20)))
+            let slow = try await startSleeping(harness, seconds: 8)
             let waiting = try RawConnection(port: harness.port)
             await waiting.send(RawConnection.request("/rest/v1/schools?select=id", headers: headers(harness, key: harness.keys.serviceRole)))
             let reply = await waiting.readUntilClosed(timeout: .seconds(6)).text
@@ -99,10 +92,7 @@ struct RequestIsolationTests {
     @Test func otherConnectionsAreAnsweredWhileOnesStatementRuns() async throws {
         try await ServerHarness.with { harness in
             try await Self.installSleeper(harness)
-            let slow = try RawConnection(port: harness.port)
-            await slow.send(RawConnection.request(
-                "/rest/v1/rpc/sleep_for?seconds=8", headers: headers(harness, key: harness.keys.serviceRole)))
-            #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1, within: .seconds(20)))
+            let slow = try await startSleeping(harness, seconds: 8)
             // A connection's requests run on its event loop, and connections are dealt out over the
             // loops: twice as many connections as processors puts some on the sleeping request's
             // loop, which a handler blocking its thread while it waits would hold up for 8 s.
@@ -118,6 +108,15 @@ struct RequestIsolationTests {
             #expect(try await harness.database.query(Self.sleeping(harness))[0].decode(Int.self, at: 0) == 1)
             _ = slow
         }
+    }
+
+    /// A connection whose `sleep_for(seconds)` call is running on the server (the sleeper installed).
+    func startSleeping(_ harness: ServerHarness, seconds: Int) async throws -> RawConnection {
+        let client = try RawConnection(port: harness.port)
+        await client.send(RawConnection.request(
+            "/rest/v1/rpc/sleep_for?seconds=\(seconds)", headers: headers(harness, key: harness.keys.serviceRole)))
+        #expect(try await Self.waitFor(harness, Self.sleeping(harness), toBe: 1, within: .seconds(20)))
+        return client
     }
 
     /// How many `sleep_for` calls are running in the test's database.
