@@ -34,6 +34,7 @@ struct MigratorTests {
         try await TestDatabase.withEmpty { database in
             let connection = try await database.connect()
             let directory = try folder(["0001_people.sql": "CREATE TABLE people (id int);"])
+            defer { try? FileManager.default.removeItem(at: directory) }
             try await Migrator(directory: directory).migrate(on: connection)
             try "CREATE TABLE people (id bigint);".write(
                 to: directory.appendingPathComponent("0001_people.sql"), atomically: true, encoding: .utf8)
@@ -57,6 +58,7 @@ struct MigratorTests {
                 "0001_people.sql": "CREATE TABLE people (id int);",
                 "0002_broken.sql": "CREATE TABLE half_done (id int);\nCREATE TABLE oops (id nosuchtype);",
             ])
+            defer { try? FileManager.default.removeItem(at: directory) }
             let error = await #expect(throws: MigrationError.self) {
                 try await Migrator(directory: directory).migrate(on: connection)
             }
@@ -79,6 +81,7 @@ struct MigratorTests {
                 "0001_counter.sql": "CREATE TABLE counter (n int); INSERT INTO counter VALUES (1);",
                 "0002_slow.sql": "SELECT pg_sleep(0.3); UPDATE counter SET n = n + 1;",
             ])
+            defer { try? FileManager.default.removeItem(at: directory) }
             let migrator = try Migrator(directory: directory)
             let first = try await database.connect()
             let second = try await database.connect()

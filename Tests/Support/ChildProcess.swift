@@ -17,6 +17,9 @@ public final class ChildProcess: Sendable {
     public let outputPath: String
     /// Where its stderr goes (the same file as stdout when merged).
     public let errorPath: String
+    /// The files this object made up itself, removed when it goes away (a caller's
+    /// `outputPath` is the caller's to keep).
+    private let scratchFiles: [String]
 
     /// Starts `arguments[0]` (looked up in `PATH`) with the rest as arguments and `environment`
     /// added to ours. Output goes to `outputPath` (default: a fresh temporary file); stderr to
@@ -27,6 +30,7 @@ public final class ChildProcess: Sendable {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
         self.outputPath = outputPath ?? scratch + ".out"
         self.errorPath = mergingErrors ? self.outputPath : scratch + ".err"
+        self.scratchFiles = [outputPath == nil ? self.outputPath : nil, mergingErrors ? nil : errorPath].compactMap { $0 }
         _ = FileManager.default.createFile(atPath: self.outputPath, contents: nil)
         if !mergingErrors { _ = FileManager.default.createFile(atPath: errorPath, contents: nil) }
         var actions = posix_spawn_file_actions_t()
@@ -56,7 +60,6 @@ public final class ChildProcess: Sendable {
         _ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(300)
     ) async throws -> (code: Int32, output: String, error: String) {
         let process = try ChildProcess(arguments, environment: environment)
-        defer { process.removeFiles() }
         let code = try await process.exitCode(timeout: timeout)
         return (code, process.output, process.errorOutput)
     }
@@ -64,7 +67,6 @@ public final class ChildProcess: Sendable {
     /// Runs to completion, blocking the thread (for `atexit` handlers and other synchronous callers).
     public static func runBlocking(_ arguments: [String]) throws -> (code: Int32, output: String, error: String) {
         let process = try ChildProcess(arguments)
-        defer { process.removeFiles() }
         var status: Int32 = 0
         while waitpid(process.pid, &status, 0) < 0 && errno == EINTR {}
         return (Self.exitCode(status), process.output, process.errorOutput)
@@ -122,9 +124,8 @@ public final class ChildProcess: Sendable {
         _ = waitpid(pid, &status, WNOHANG)
     }
 
-    private func removeFiles() {
-        try? FileManager.default.removeItem(atPath: outputPath)
-        try? FileManager.default.removeItem(atPath: errorPath)
+    deinit {
+        for path in scratchFiles { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// The shell's convention: the exit status, or 128 + the signal that ended the child.
