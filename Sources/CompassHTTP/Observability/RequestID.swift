@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The id of one HTTP request: the client's `X-Request-Id` when it is sane, else a fresh one.
 ///
 /// ```swift
@@ -38,14 +40,15 @@ public struct RequestID: Sendable, CustomStringConvertible {
         }
     }
 
-    /// 128 random bits as 32 lowercase hex digits, written without Foundation's formatter.
+    /// 32 lowercase hex digits: this process's 64 random bits, then a counter.
+    ///
+    /// Unique across requests and, by the random half, across workers; drawn from the system's
+    /// generator once per process rather than twice per request (each draw is a `getrandom` call).
     static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high: UInt64 = generator.next()
-        let low: UInt64 = generator.next()
+        let low = counter.wrappingAdd(1, ordering: .relaxed).newValue
         return String(unsafeUninitializedCapacity: 32) { buffer in
             for position in 0..<32 {
-                let word = position < 16 ? high : low
+                let word = position < 16 ? processBits : low
                 let shift = UInt64(60 - (position % 16) * 4)
                 let nibble = UInt8((word >> shift) & 0xF)
                 buffer[position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
@@ -53,4 +56,9 @@ public struct RequestID: Sendable, CustomStringConvertible {
             return 32
         }
     }
+
+    /// The random half of every generated id.
+    private static let processBits = UInt64.random(in: .min ... .max)
+    /// The counting half; starts at a random point, so ids do not reveal how many requests came before.
+    private static let counter = Atomic<UInt64>(UInt64.random(in: .min ... .max))
 }
