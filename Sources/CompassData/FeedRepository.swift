@@ -92,26 +92,50 @@ public struct FeedRepository: Sendable {
     }
 
     /// Round trip 1: the three source queries, each its own segment; a failed source is empty
-    /// and named in `failures` (when all three fail, the first failure is thrown).
+    /// and named in `failures` (when all three fail, the first failure is thrown). Each source's
+    /// rows are decoded as soon as its segment is read, while Postgres runs the next ones.
     func loadSourceRows() async throws -> SourceRows {
         let userId = try scope.requireUser(for: "the activity feed")
-        let results = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] })
-        var failures: [ActivityFeedSource: PostgresError] = [:]
-        func rows<Row>(_ source: ActivityFeedSource, _ index: Int, _ decode: (PostgresRow) throws -> Row) throws -> [Row] {
-            switch results[index][0] {
-            case .success(let result): return try result.map(decode)
-            case .failure(let error):
-                failures[source] = error
-                return []
+        let (decoded, _) = try await scope.run(segments: Self.sourceQueries(userId: userId).map { [$0] }) { index, results in
+            Self.decodeSource(ActivityFeedSource.allCases[index], results[0])
+        }
+        var sources = SourceRows(interactions: [], statusChanges: [], documents: [], failures: [:])
+        for outcome in decoded {
+            switch try outcome.get() {
+            case .interactions(let rows): sources.interactions = rows
+            case .statusChanges(let rows): sources.statusChanges = rows
+            case .documents(let rows): sources.documents = rows
+            case .failed(let source, let error): sources.failures[source] = error
             }
         }
-        let interactions = try rows(.interactions, 0, Self.interactionRow)
-        let statusChanges = try rows(.statusChanges, 1, Self.statusChangeRow)
-        let documents = try rows(.documents, 2, Self.documentRow)
-        if failures.count == ActivityFeedSource.allCases.count, let first = failures[.interactions] {
+        if sources.failures.count == ActivityFeedSource.allCases.count, let first = sources.failures[.interactions] {
             throw first
         }
-        return SourceRows(interactions: interactions, statusChanges: statusChanges, documents: documents, failures: failures)
+        return sources
+    }
+
+    /// One source's segment, decoded.
+    enum DecodedSource: Sendable {
+        case interactions([FeedInteractionRow])
+        case statusChanges([FeedStatusChangeRow])
+        case documents([FeedDocumentRow])
+        /// The query failed: the source is shown empty and named as failed.
+        case failed(ActivityFeedSource, PostgresError)
+    }
+
+    /// `source`'s rows out of its query's result; a row that does not decode fails the whole feed.
+    static func decodeSource(_ source: ActivityFeedSource, _ result: Result<PostgresResult, PostgresError>) -> Result<DecodedSource, any Error> {
+        Result {
+            switch result {
+            case .failure(let error): .failed(source, error)
+            case .success(let rows):
+                switch source {
+                case .interactions: .interactions(try rows.map(Self.interactionRow))
+                case .statusChanges: .statusChanges(try rows.map(Self.statusChangeRow))
+                case .documents: .documents(try rows.map(Self.documentRow))
+                }
+            }
+        }
     }
 
     /// Looks up school names in one query; no query at all for no ids.
