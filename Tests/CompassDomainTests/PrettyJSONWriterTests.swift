@@ -61,3 +61,27 @@ struct PrettyJSONWriterTests {
         try expectSameBytes(ActivityFeedPage(events: [], page: -1, totalPages: Int.max, total: Int.min))
     }
 }
+
+/// Arrays nested `depth` deep around one string: deeper than the writer's ready-made indentation.
+private struct Nested: CompassJSONWritable {
+    let depth: Int
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if depth == 0 { try container.encode("leaf") } else { try container.encode([Nested(depth: depth - 1)]) }
+    }
+
+    func write(to json: inout PrettyJSONWriter) {
+        if depth == 0 { return json.string("leaf") }
+        json.array { json in
+            json.element()
+            Nested(depth: depth - 1).write(to: &json)
+        }
+    }
+}
+
+extension PrettyJSONWriterTests {
+    @Test func indentationDeeperThanAnyReplyIsStillTheEncoders() throws {
+        for depth in [1, 31, 32, 33, 40] { try expectSameBytes(Nested(depth: depth)) }
+    }
+}
