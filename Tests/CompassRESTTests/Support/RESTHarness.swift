@@ -37,6 +37,7 @@ struct RESTHarness {
             try await pool.withRunning { _ in
                 try await withThrowingTaskGroup(of: Void.self) { tasks in
                     tasks.addTask { try await api.reloadService.run() }
+                    try await waitUntilListening(database)
                     let application = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
                     try await application.test(.live) { client in
                         try await body(RESTHarness(database: database, api: api, pool: pool, client: client, keys: keys, issuer: issuer))
@@ -45,6 +46,25 @@ struct RESTHarness {
                 }
             }
         }
+    }
+
+    /// Waits until the reload service LISTENs: a test's `NOTIFY pgrst` sent before would be lost
+    /// (under a loaded machine the service connects after the test has begun).
+    private static func waitUntilListening(_ database: TestDatabase) async throws {
+        let connection = try await database.connect()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try await connection.query(
+            """
+            SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "pgrst"'
+            """)[0].decode(Int.self, at: 0) == 0
+        {
+            guard ContinuousClock.now < deadline else {
+                await connection.close()
+                throw HarnessError("the schema reload service never listened")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await connection.close()
     }
 
     /// An access token for a demo user.
