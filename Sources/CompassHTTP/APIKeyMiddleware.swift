@@ -77,7 +77,7 @@ public enum APIKeyError: HTTPResponseError, Sendable, Hashable {
 extension Request {
     /// The `apikey` header, else the `apikey` query parameter (as Supabase's gateway accepts it).
     public var apiKey: String? {
-        let header = headers[HTTPField.Name("apikey")!]
+        let header = headers.value(of: .apiKey)
         if let header, !header.isEmpty { return header }
         if let query = uri.queryParameters.get("apikey"), !query.isEmpty { return query }
         return nil
@@ -85,7 +85,7 @@ extension Request {
 
     /// The token of an `Authorization: Bearer …` header, if any.
     public var bearerToken: String? {
-        guard let value = headers[.authorization] else { return nil }
+        guard let value = headers.value(of: .authorization) else { return nil }
         if let token = Self.plainBearerToken(value) { return token }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
@@ -107,5 +107,23 @@ extension Request {
         let token = value.utf8[bytes.index(after: index)...]
         guard token.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
         return String(decoding: token, as: UTF8.self)
+    }
+}
+
+extension HTTPField.Name {
+    /// `apikey`, the header Supabase's clients send their project key in.
+    static let apiKey = HTTPField.Name("apikey")!
+}
+
+extension HTTPFields {
+    /// The field's value, as the subscript gives it (a repeated field's values joined), without
+    /// building that joined string for the usual single field (read on every request).
+    func value(of name: HTTPField.Name) -> String? {
+        var found: String?
+        for field in self where field.name == name {
+            if found != nil { return self[name] }
+            found = field.value
+        }
+        return found
     }
 }

@@ -91,6 +91,13 @@ struct APIKeyGateTests {
                     #expect(String(buffer: response.body) == token, "\(header)")
                 }
             }
+            // A repeated header is read joined, as one value: never as its first or last copy alone.
+            var twice = HTTPFields()
+            twice.append(HTTPField(name: .authorization, value: "Bearer a"))
+            twice.append(HTTPField(name: .authorization, value: "Bearer b"))
+            try await client.execute(uri: "/bearer", method: .get, headers: twice) { response in
+                #expect(String(buffer: response.body) == "a, Bearer b")
+            }
         }
     }
 
