@@ -73,24 +73,10 @@ public struct DatabaseScope: Sendable {
     public func run<Work: Sendable>(
         segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
     ) async throws -> (results: [[Result<PostgresResult, PostgresError>]], work: Work) {
-        let (results, done) = try await run(segments: segments, whileWaiting: work, eachSegment: { $1 }, file: file, line: line)
-        return (results, done)
-    }
-
-    /// ``run(segments:whileWaiting:file:line:)``, handing each segment's own results to
-    /// `eachSegment` as soon as they are read, while the later segments are still on the way (see
-    /// `PostgresConnection.pipeline(segments:whileWaiting:eachSegment:)`).
-    public func run<Work: Sendable, Segment: Sendable>(
-        segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work = {},
-        eachSegment: @Sendable (Int, [Result<PostgresResult, PostgresError>]) -> Segment,
-        file: String = #fileID, line: Int = #line
-    ) async throws -> (segments: [Segment], work: Work) {
         let scoped = segments.map { [scopeStatement.prepared] + $0.map(\.prepared) }
         recorder?.record(roundTrip: scoped)
-        let (made, done) = try await send(scoped, whileWaiting: work, eachSegment: { index, results in
-            Result { () throws(PostgresError) in try Self.unscoped(results) }.map { eachSegment(index, $0) }
-        }, file: file, line: line)
-        return (try made.map { try $0.get() }, done)
+        let (results, done) = try await send(scoped, whileWaiting: work, file: file, line: line)
+        return (try Self.unscoped(results), done)
     }
 
     /// Runs one statement in a scoped transaction (one round trip), running `work` while its answer is on the way.
@@ -101,17 +87,19 @@ public struct DatabaseScope: Sendable {
         return (try results[0][0].get(), done)
     }
 
-    /// A segment's own results: the scope statement's dropped (its failure thrown), indexes in errors counted without it.
+    /// The queries' own results: the scope statement's dropped (its failure thrown), indexes in errors counted without it.
     private static func unscoped(
-        _ segment: [Result<PostgresResult, PostgresError>]
-    ) throws(PostgresError) -> [Result<PostgresResult, PostgresError>] {
-        if case .failure(let error) = segment.first { throw error }
-        return segment.dropFirst().map { result in
-            result.mapError { error in
-                var error = error
-                error.statementIndex = error.statementIndex.map { $0 - 1 }
-                error.failedStatementIndex = error.failedStatementIndex.map { $0 - 1 }
-                return error
+        _ results: [[Result<PostgresResult, PostgresError>]]
+    ) throws -> [[Result<PostgresResult, PostgresError>]] {
+        try results.map { segment in
+            if case .failure(let error) = segment.first { throw error }
+            return segment.dropFirst().map { result in
+                result.mapError { error in
+                    var error = error
+                    error.statementIndex = error.statementIndex.map { $0 - 1 }
+                    error.failedStatementIndex = error.failedStatementIndex.map { $0 - 1 }
+                    return error
+                }
             }
         }
     }
@@ -134,30 +122,28 @@ public struct DatabaseScope: Sendable {
         get async { await connection.roundTrips }
     }
 
-    /// Sends scoped segments as `sending` says; what `eachSegment` made of each segment's
-    /// results, as a pipeline returns them, and what `work` made while they were on the way.
-    private func send<Work: Sendable, Segment: Sendable>(
-        _ segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work,
-        eachSegment: @Sendable (Int, [Result<PostgresResult, PostgresError>]) -> Segment, file: String, line: Int
-    ) async throws -> (segments: [Segment], work: Work) {
-        var made: [Segment] = []
+    /// Sends scoped segments as `sending` says; each segment's results, as a pipeline returns them,
+    /// and what `work` made while they were on the way.
+    private func send<Work: Sendable>(_ segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String, line: Int)
+        async throws -> (results: [[Result<PostgresResult, PostgresError>]], work: Work)
+    {
+        var results: [[Result<PostgresResult, PostgresError>]] = []
         switch sending {
         case .pipelined:
-            return try await connection.pipeline(
-                segments: segments, whileWaiting: work, eachSegment: eachSegment, file: file, line: line)
+            return try await connection.pipeline(segments: segments, whileWaiting: work, file: file, line: line)
         case .segmentBySegment:
             // The ways benchmarks compare send segment by segment: nothing to overlap.
             let done = work()
-            for (index, segment) in segments.enumerated() {
-                made.append(eachSegment(index, try await connection.pipeline(segments: [segment], file: file, line: line)[0]))
+            for segment in segments {
+                results += try await connection.pipeline(segments: [segment], file: file, line: line)
             }
-            return (made, done)
+            return (results, done)
         case .statementByStatement:
             let done = work()
-            for (index, segment) in segments.enumerated() {
-                made.append(eachSegment(index, try await sendUnpipelined(segment, file: file, line: line)))
+            for segment in segments {
+                results.append(try await sendUnpipelined(segment, file: file, line: line))
             }
-            return (made, done)
+            return (results, done)
         }
     }
 

@@ -47,28 +47,10 @@ extension PostgresConnection {
     public func pipeline<Work: Sendable>(
         segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work, file: String = #fileID, line: Int = #line
     ) async throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], work: Work) {
-        let (results, done) = try await pipeline(segments: segments, whileWaiting: work, eachSegment: { $1 }, file: file, line: line)
-        return (results, done)
-    }
-
-    /// ``pipeline(segments:whileWaiting:file:line:)``, handing each segment's results to
-    /// `eachSegment` (with the segment's index) as soon as they are read: while Postgres still
-    /// runs the later segments, the client already turns the earlier ones into what it needs.
-    ///
-    /// Called once per segment, in order, except for a segment sent once more because a cached
-    /// statement was stale: that one comes after the others, with its second answer.
-    public func pipeline<Work: Sendable, Segment: Sendable>(
-        segments: [[PostgresQuery]], whileWaiting work: @Sendable () -> Work,
-        eachSegment: @Sendable (Int, [Result<PostgresResult, PostgresError>]) -> Segment,
-        file: String = #fileID, line: Int = #line
-    ) async throws(PostgresError) -> (segments: [Segment], work: Work) {
         try await exclusively { () throws(PostgresError) in
             var done: Work?
-            var made = [Segment?](repeating: nil, count: segments.count)
-            try await runPipelineRetryingStale(
-                segments: segments, afterSending: { done = work() }, eachSegment: { made[$0] = eachSegment($0, $1) },
-                file: file, line: line)
-            return (made.compactMap { $0 }, done ?? work())
+            let results = try await runPipelineRetryingStale(segments: segments, afterSending: { done = work() }, file: file, line: line)
+            return (results, done ?? work())
         }
     }
 
@@ -77,43 +59,20 @@ extension PostgresConnection {
     func runPipelineRetryingStale(
         segments: [[PostgresQuery]], afterSending: () -> Void = {}, file: String, line: Int
     ) async throws(PostgresError) -> [[Result<PostgresResult, PostgresError>]] {
-        var results = [[Result<PostgresResult, PostgresError>]](repeating: [], count: segments.count)
-        try await runPipelineRetryingStale(
-            segments: segments, afterSending: afterSending, eachSegment: { results[$0] = $1 }, file: file, line: line)
+        let startedIdle = handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
+        var (results, stale) = try await runPipeline(segments, afterSending: afterSending, file: file, line: line)
+        guard !stale.isEmpty, startedIdle, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else { return results }
+        let retried = try await runPipeline(stale.map { segments[$0] }, file: file, line: line).results
+        for (index, segmentResults) in zip(stale, retried) { results[index] = segmentResults }
         return results
     }
 
-    /// The round trip, and a second one for the segments that failed only on a stale cached
-    /// statement, when the pipeline began and ended outside any transaction. `eachSegment` gets
-    /// every segment's final results once.
-    private func runPipelineRetryingStale(
-        segments: [[PostgresQuery]], afterSending: () -> Void, eachSegment: (Int, [Result<PostgresResult, PostgresError>]) -> Void,
-        file: String, line: Int
-    ) async throws(PostgresError) {
-        let startedIdle = handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
-        let stale = try await runPipeline(segments, afterSending: afterSending, eachSegment: eachSegment, file: file, line: line)
-        guard !stale.isEmpty else { return }
-        guard startedIdle, let handle, PQtransactionStatus(handle) == PQTRANS_IDLE else {
-            for (index, results) in stale { eachSegment(index, results) }
-            return
-        }
-        let indexes = stale.map(\.index)
-        let staleAgain = try await runPipeline(
-            indexes.map { segments[$0] }, eachSegment: { eachSegment(indexes[$0], $1) }, file: file, line: line)
-        for (position, results) in staleAgain { eachSegment(indexes[position], results) }
-    }
-
-    /// One round trip: evicted statements' deallocations, then the segments, each handed to
-    /// `eachSegment` once read; except the segments that failed on a missing or stale cached
-    /// statement, which are returned with their results instead.
+    /// One round trip: evicted statements' deallocations, then the segments. Also returns the
+    /// indexes of the segments that failed on a missing or stale cached statement.
     private func runPipeline(
-        _ segments: [[PostgresQuery]], afterSending: () -> Void = {},
-        eachSegment: (Int, [Result<PostgresResult, PostgresError>]) -> Void, file: String, line: Int
-    ) async throws(PostgresError) -> [(index: Int, results: [Result<PostgresResult, PostgresError>])] {
-        guard let first = segments.lazy.flatMap({ $0 }).first else {
-            for index in segments.indices { eachSegment(index, []) }
-            return []
-        }
+        _ segments: [[PostgresQuery]], afterSending: () -> Void = {}, file: String, line: Int
+    ) async throws(PostgresError) -> (results: [[Result<PostgresResult, PostgresError>]], stale: [Int]) {
+        guard let first = segments.lazy.flatMap({ $0 }).first else { return (segments.map { _ in [] }, []) }
         // Before pipeline mode: a refusal mid-way would leave commands sent without their sync.
         try segments.refuseNULBytes(file: file, line: line)
         let connection = try requireOpen(first, file: file, line: line)
@@ -154,12 +113,12 @@ extension PostgresConnection {
         }
         // Statements prepared here whose preparation failed or was skipped: prepare them next time.
         var unprepared: Set<Int> = []
-        var stale: [(index: Int, results: [Result<PostgresResult, PostgresError>])] = []
+        var results: [[Result<PostgresResult, PostgresError>]] = []
+        var stale: [Int] = []
         for (index, (segment, steps)) in zip(segments, plan.steps).enumerated() {
             unprepared.removeAll()
             var outcomes = try await readSegment(segment, steps: steps, unprepared: &unprepared, on: connection, file: file, line: line)
             for position in unprepared { statements.forget(segment[position].sql) }
-            var isStale = false
             for (position, (query, step)) in zip(segment, steps).enumerated() {
                 guard case .named = step, case .failure(var error) = outcomes[position], error.code == .server else { continue }
                 // Gone (someone ran DEALLOCATE/DISCARD, so no cached name can be trusted), or its
@@ -173,15 +132,11 @@ extension PostgresConnection {
                 }
                 error.isStalePreparedStatement = true
                 outcomes[position] = .failure(error)
-                isStale = true
+                if stale.last != index { stale.append(index) }
             }
-            if isStale {
-                stale.append((index, outcomes))
-            } else {
-                eachSegment(index, outcomes)
-            }
+            results.append(outcomes)
         }
-        return stale
+        return (results, stale)
     }
 
     private func sync(_ connection: OpaquePointer, _ probe: PostgresQuery, _ file: String, _ line: Int) throws(PostgresError) {

@@ -103,6 +103,23 @@ struct FeedRepositoryTests {
         }
     }
 
+    @Test func aFailedFirstSourceStillYieldsTheSourcesItsRoundTripSkipped() async throws {
+        try await Demo.withDatabase { connection in
+            let everything = try await FeedRepository(scope: .user(Demo.sofia, on: connection)).load()
+            try await connection.query("REVOKE SELECT ON interactions FROM authenticated")
+            let recorder = QueryRecorder()
+            let before = await connection.roundTrips
+            let feed = try await FeedRepository(scope: .user(Demo.sofia, on: connection, recorder: recorder)).load()
+            // The three reads, the two the failure skipped (each on its own), the school names.
+            #expect(await connection.roundTrips - before == 3)
+            #expect(recorder.roundTrips.map(\.count) == [3, 2, 1])
+            #expect(feed.failedSources == [.interactions])
+            #expect(feed.failures[.interactions]?.sqlState == .insufficientPrivilege)
+            #expect(feed.events == everything.events.filter { $0.type != .interaction })
+            #expect(feed.events.contains { $0.type == .schoolStatusChange } && feed.events.contains { $0.type == .documentUpload })
+        }
+    }
+
     @Test func everySourceFailingIsAnError() async throws {
         try await Demo.withDatabase { connection in
             try await connection.query("REVOKE SELECT ON documents, interactions, school_status_history FROM authenticated")
