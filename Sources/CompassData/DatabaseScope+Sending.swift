@@ -3,9 +3,9 @@ import Postgres
 extension DatabaseScope {
     /// How a scope's transactions travel to the server.
     ///
-    /// Repositories never choose: they hand the scope independent segments, and the apps'
-    /// scopes pipeline them. The other ways exist so FeedBenchmark can time the very same
-    /// repository code sent as a client without pipelining would send it.
+    /// The apps' scopes pipeline every segment. The other ways exist so FeedBenchmark can time
+    /// the very same repository code sent as a client without pipelining would send it (the
+    /// feed, whose three reads share one segment in a pipeline, then sends one per source).
     public enum Sending: Sendable, Hashable, CaseIterable {
         /// Every segment in one pipelined round trip (the default).
         case pipelined
