@@ -58,7 +58,7 @@ extension AuthAPI.VerificationType {
         case .recovery: MailTemplate.recovery.authenticationMethod
         case .magiclink: MailTemplate.magicLink.authenticationMethod
         case .emailChange: MailTemplate.emailChange.authenticationMethod
-        case .email: nil
+        case .email, .sms, .phoneChange: nil
         }
     }
 }

@@ -78,6 +78,7 @@ public struct AuthAPI: CompassAPI {
         api.addMFARoutes(to: group)
         api.addAdminRoutes(to: group)
         api.addAdminFactorRoutes(to: group)
+        api.addDisabledFeatureRoutes(to: group)
     }
 
     /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON,
@@ -129,6 +130,17 @@ public struct AuthAPI: CompassAPI {
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
         else { throw .invalidEmail }
         return email
+    }
+
+    /// A phone number as GoTrue keeps it: E.164 digits without the `+` or spaces
+    /// (`+1 555 0100` → `15550100`), 2 to 15 digits, the first not 0.
+    static func phone(_ raw: String) throws(AuthError) -> String {
+        var digits = raw.hasPrefix("+") ? Substring(raw.dropFirst()) : Substring(raw)
+        digits.removeAll { $0 == " " }
+        guard (2...15).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            digits.utf8.first != 0x30
+        else { throw .validation("Invalid phone number format (E.164 required)") }
+        return String(digits)
     }
 
     /// Refuses a password shorter than the minimum.

@@ -161,4 +161,8 @@ extension AuthError {
 extension AuthError {
     /// Phone sign-in is not served (GoTrue with its phone provider off).
     static let phoneDisabled = AuthError(.badRequest, "phone_provider_disabled", "Unsupported phone provider")
+    /// SAML single sign-on is not served (GoTrue with SAML off).
+    static let samlDisabled = AuthError(.notFound, "saml_provider_disabled", "SAML 2.0 is disabled")
+    /// Being an OAuth 2.1 server for other apps is not served (GoTrue with its OAuth server off).
+    static let oauthServerDisabled = AuthError(.notFound, "feature_disabled", "OAuth server is disabled")
 }

@@ -8,9 +8,8 @@ import Postgres
 /// let feed = try await FeedRepository(scope: .user(sofia, on: connection)).load()
 /// feed.events.first?.title   // "Email with Stanford University"
 /// ```
-/// Each source query is its own pipeline segment (its own implicit transaction and
-/// sync), so a failing source skips only itself: the feed comes back with the other
-/// sources' events and a warning naming the failed one.
+/// A failing source empties only itself (see ``loadSourceRows()``): the feed comes back
+/// with the other sources' events and a warning naming the failed one.
 public struct FeedRepository: Sendable {
     /// The user scope the queries run in.
     public let scope: DatabaseScope
