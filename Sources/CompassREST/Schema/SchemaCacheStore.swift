@@ -45,6 +45,12 @@ public actor SchemaCacheStore {
         return caches[schemas[0]]!
     }
 
+    /// ``reload()``, but only when a load has begun: the first request loads the catalog anyway.
+    public func reloadIfLoaded() async throws {
+        guard reloadsStarted > 0 else { return }
+        try await reloadAll()
+    }
+
     private func reloadAll() async throws {
         var loaded: [String: SchemaCache] = [:]
         // Each load has its own number; `generation` moves only when its caches are installed, so a

@@ -4,7 +4,8 @@ import ServiceLifecycle
 
 /// Reloads the schema cache on `NOTIFY pgrst, 'reload schema'` (or an empty payload), as
 /// PostgREST does, on a LISTEN connection of its own; after a reconnect it reloads anyway,
-/// since a notification may have been missed.
+/// since a notification may have been missed, and so it does on its first LISTEN when a
+/// request loaded the cache before it.
 public struct SchemaReloadService: Service {
     /// PostgREST's channel.
     public static let channel = "pgrst"
@@ -26,7 +27,12 @@ public struct SchemaReloadService: Service {
             for try await event in listener {
                 switch event {
                 case .listening(let gapPossible):
-                    if gapPossible { await reload() }
+                    if gapPossible {
+                        await reload()
+                    } else {
+                        // A change made between that load and this LISTEN notified no one yet.
+                        await reload(onlyIfLoaded: true)
+                    }
                 case .notification(let notification):
                     let payload = notification.payload.trimmingSpaces
                     if payload.isEmpty || payload == "reload schema" { await reload() }
@@ -35,9 +41,13 @@ public struct SchemaReloadService: Service {
         }
     }
 
-    private func reload() async {
+    private func reload(onlyIfLoaded: Bool = false) async {
         do {
-            try await store.reload()
+            if onlyIfLoaded {
+                try await store.reloadIfLoaded()
+            } else {
+                try await store.reload()
+            }
         } catch {
             logger.error("schema cache reload failed", metadata: ["pg.error": "\(error)"])
         }

@@ -1,0 +1,35 @@
+import CompassHTTP
+import CompassREST
+import CompassTestSupport
+import Foundation
+import Postgres
+import Testing
+
+/// The worker's first request can load the schema cache before the reload service LISTENs; a
+/// change made in between notified no one, so the service reloads once it listens.
+@Suite("Schema reload at startup")
+struct SchemaReloadStartupTests {
+    @Test("a table created after the first load but before the first LISTEN is served once the service listens")
+    func changeBeforeTheFirstListen() async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: RESTHarness.secret, poolSize: 2, logger: TestDatabase.logger)
+            let api = RESTAPI(context: context)
+            try await context.pool.withRunning { _ in
+                #expect(try await api.store.current().tables["startup_probe"] == nil)
+                let loaded = await api.store.generation
+                _ = try await database.query("CREATE TABLE public.startup_probe (id int PRIMARY KEY)")
+                _ = try await database.query("NOTIFY pgrst, 'reload schema'")  // before anyone listens: lost
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await api.reloadService.run() }
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while await api.store.generation == loaded, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                    #expect(try await api.store.current().tables["startup_probe"] != nil)
+                    tasks.cancelAll()
+                }
+            }
+        }
+    }
+}
