@@ -23,8 +23,11 @@ struct AdminPagination: Equatable {
         self.perPage = perPage
     }
 
-    /// Rows to skip.
-    var offset: Int { (page - 1) * perPage }
+    /// Rows to skip; past every row (saturated) for a page too large to count to.
+    var offset: Int {
+        let (rows, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        return overflow ? .max : rows
+    }
 
     /// `Link: <…?page=N+1…>; rel="next", <…?page=LAST…>; rel="last"` for `total` rows: the
     /// request's path and query with `page` replaced (keys sorted, as GoTrue writes them).

@@ -43,7 +43,8 @@ struct ActivityFeedPageTests {
         for type in [nil] + ActivityEventType.allCases {
             for range in DateRange.allCases {
                 for search in ["", "content 1", "  DOC  "] {
-                    for page in 1...9 {
+                    // Pages past the last, up to where `(page - 1) * 20` no longer fits an Int.
+                    for page in Array(1...9) + [Int.max / 20, Int.max / 20 + 2, Int.max] {
                         let query = ActivityFeedQuery(type: type, dateRange: range, searchText: search, page: page)
                         let lazy = ActivityFeed.page(
                             query, interactions: interactions, statusChanges: statusChanges, documents: documents,

@@ -246,6 +246,18 @@ struct GrammarTests {
         #expect(RowRange(offset: 0, limit: 50).contentRange(returned: 0, total: nil) == "*/*")
         #expect(RowRange(offset: 5, limit: 2).contentRange(returned: 2, total: 9) == "5-6/9")
     }
+
+    @Test func rangesAtTheEndsOfIntSaturateInsteadOfOverflowing() throws {
+        #expect(try RowRange(offset: .max, limit: 10, rangeHeader: nil) == RowRange(offset: .max, limit: 10))
+        #expect(try RowRange(offset: 3, limit: .max, rangeHeader: nil) == RowRange(offset: 3, limit: .max))
+        #expect(try RowRange(offset: nil, limit: nil, rangeHeader: "0-9223372036854775807") == RowRange(offset: 0, limit: .max))
+        #expect(try RowRange(offset: 5, limit: nil, rangeHeader: "9223372036854775807-9223372036854775807")
+            == RowRange(offset: .max, limit: 1))
+        #expect(throws: RESTError.self) { try RowRange(offset: .max, limit: .min, rangeHeader: nil) }
+        #expect(throws: RESTError.self) { try RowRange(offset: nil, limit: .min, rangeHeader: "3-") }
+        #expect(RowRange(offset: .max, limit: 10).contentRange(returned: 0, total: 4) == "*/4")
+        #expect(RowRange(offset: .max, limit: 10).contentRange(returned: 1, total: nil) == "9223372036854775807-9223372036854775807/*")
+    }
 }
 
 /// `RESTConfiguration` from the environment.

@@ -197,7 +197,7 @@ struct HTTPReply {
 
     /// Sends `method target` with `Connection: close`, the headers and a JSON body, and reads the reply.
     static func exchange(
-        _ method: String, _ target: String, port: Int, headers: [String: String], body: String?
+        _ method: String, _ target: String, port: Int, headers: [String: String], body: String? = nil
     ) async throws -> HTTPReply {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }

@@ -57,8 +57,7 @@ extension ActivityFeed {
             }
             .sorted { $0.date != $1.date ? $0.date > $1.date : $0.id > $1.id }
         let totalPages = max(1, (kept.count + pageSize - 1) / pageSize)
-        let start = (query.page - 1) * pageSize
-        let onPage = start < kept.count ? kept[start..<min(start + pageSize, kept.count)] : []
+        let onPage = kept[indexes(ofPage: query.page, count: kept.count)]
         // The page's rows by source; naming puts their events back in feed order.
         var (pageInteractions, pageStatusChanges, pageDocuments) = ([FeedInteractionRow](), [FeedStatusChangeRow](), [FeedDocumentRow]())
         for entry in onPage {
@@ -71,6 +70,14 @@ extension ActivityFeed {
         let events = unnamedEvents(
             interactions: pageInteractions, statusChanges: pageStatusChanges, documents: pageDocuments, now: now, calendar: calendar)
         return UnnamedFeedPage(.page(events, page: query.page, totalPages: totalPages, total: kept.count))
+    }
+
+    /// The positions of page `page` (1-based) among `count` events in feed order: none past the
+    /// last page, however large the page number (a request's `page` can be any integer).
+    static func indexes(ofPage page: Int, count: Int) -> Range<Int> {
+        let (start, overflow) = max(0, page - 1).multipliedReportingOverflow(by: pageSize)
+        guard !overflow, start < count else { return count..<count }
+        return start..<min(start + pageSize, count)
     }
 
     /// What ordering and the type and date filters need of an event, and where its row is.

@@ -86,8 +86,7 @@ public struct ActivityFeedQuery: Sendable, Hashable, Codable {
         let filtered = filter(events, now: now, calendar: calendar)
         let pageSize = ActivityFeed.pageSize
         let totalPages = max(1, (filtered.count + pageSize - 1) / pageSize)
-        let start = (page - 1) * pageSize
-        let slice = start < filtered.count ? Array(filtered[start..<min(start + pageSize, filtered.count)]) : []
+        let slice = Array(filtered[ActivityFeed.indexes(ofPage: page, count: filtered.count)])
         return ActivityFeedPage(events: slice, page: page, totalPages: totalPages, total: filtered.count)
     }
 

@@ -18,21 +18,33 @@ public struct RowRange: Sendable, Hashable {
     }
 
     /// Combines the query parameters with a `Range` header (`items=` unit implied), as PostgREST does.
+    ///
+    /// Kept as a first row and a count, never as a last row, so any `Int` a client writes
+    /// (`offset=9223372036854775807&limit=10`) is a window, not an overflow.
     public init(offset queryOffset: Int?, limit queryLimit: Int?, rangeHeader: String?) throws(RESTError) {
-        var lower = max(0, queryOffset ?? 0)
-        var upper: Int? = queryLimit.map { lower + $0 - 1 }
-        if let header = rangeHeader?.trimmingSpaces, let (first, last) = Self.parseHeader(header) {
-            if let last, last < first {
-                throw .rangeNotSatisfiable(.lowerAboveUpper)
-            }
-            lower = max(lower, first)
-            if let last { upper = min(upper ?? last, last) }
+        let header = rangeHeader.flatMap { Self.parseHeader($0.trimmingSpaces) }
+        if case let (first, last?)? = header, last < first {
+            throw .rangeNotSatisfiable(.lowerAboveUpper)
         }
         if let queryLimit, queryLimit < 0 {
             throw .rangeNotSatisfiable(.negativeLimit)
         }
+        var lower = max(0, queryOffset ?? 0)
+        var count = queryLimit
+        if case let (first, last)? = header {
+            if first > lower {
+                // The query's window loses the rows the header skips.
+                count = count.map { max(0, $0 - (first - lower)) }
+                lower = first
+            }
+            if let last {
+                let (through, overflow) = (last - lower).addingReportingOverflow(1)
+                let headerCount = overflow ? Int.max : max(0, through)
+                count = min(count ?? headerCount, headerCount)
+            }
+        }
         self.offset = lower
-        self.limit = upper.map { max(0, $0 - lower + 1) }
+        self.limit = count
     }
 
     /// `12-34` or `12-`; anything else is ignored, as PostgREST ignores it.
@@ -48,7 +60,8 @@ public struct RowRange: Sendable, Hashable {
 
     /// `Content-Range` for `returned` rows of `total` (nil when not counted): `0-24/*`, `*/0`.
     public func contentRange(returned: Int, total: Int?) -> String {
-        let last = offset + returned - 1
+        let (last, overflow) = offset.addingReportingOverflow(returned - 1)
+        if overflow { return "*/\(total.map(String.init) ?? "*")" }
         let range = total != 0 && offset <= last ? "\(offset)-\(last)" : "*"
         return "\(range)/\(total.map(String.init) ?? "*")"
     }
