@@ -16,7 +16,11 @@ public enum CivilTimestampText {
     }
 
     /// Writes `value`, counted in 10^-`fractionDigits` seconds since 1970 UTC (`fractionDigits` 0...9).
+    ///
+    /// A value beyond ±`Int64.max / 4` units (millions of years away) is written as that bound,
+    /// rather than overflowing the day arithmetic.
     public static func format(_ value: Int64, fractionDigits: Int, zone: Zone) -> String {
+        let value = min(max(value, -Int64.max / 4), Int64.max / 4)
         let scale = powerOfTen(fractionDigits)
         let offsetSeconds: Int64
         switch zone {

@@ -47,6 +47,21 @@ struct ParentActivityCursorTests {
         }
     }
 
+    @Test("a well-formed cursor whose time is outside years 1 to 9999 is refused, not formatted")
+    func timesOutOfRange() throws {
+        // The checksum is public knowledge, so these are what anyone can send.
+        for micros in [Int64.min, -9_223_372_022_400_000_001, -62_135_596_800_000_001, 253_402_300_800_000_000, .max] {
+            let forged = ParentActivityCursor(microsecondsSinceEpoch: micros, id: Fixture.uuid(42)).encoded
+            #expect(throws: ParentActivityCursorError.timeOutOfRange) { try ParentActivityCursor(encoded: forged) }
+        }
+        let first = try ParentActivityCursor(
+            encoded: ParentActivityCursor(microsecondsSinceEpoch: -62_135_596_800_000_000, id: Fixture.uuid(1)).encoded)
+        #expect(first.timestampText == "0001-01-01T00:00:00.000000+00:00")
+        let last = try ParentActivityCursor(
+            encoded: ParentActivityCursor(microsecondsSinceEpoch: 253_402_300_799_999_999, id: Fixture.uuid(1)).encoded)
+        #expect(last.timestampText == "9999-12-31T23:59:59.999999+00:00")
+    }
+
     @Test("a cursor with a shifted time but a stale checksum is refused as altered")
     func tamperedPayload() throws {
         let text = ParentActivityCursor(createdAt: Fixture.now, id: Fixture.uuid(42)).encoded

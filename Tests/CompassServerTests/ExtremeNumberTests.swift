@@ -1,3 +1,4 @@
+import CompassDomain
 import CompassTestSupport
 import CompassTokens
 import Foundation
@@ -10,7 +11,7 @@ import Testing
 struct ExtremeNumberTests {
     static let max = "9223372036854775807"
 
-    @Test("REST offset, limit and Range, /api page and admin page at Int.max")
+    @Test("REST offset, limit and Range, /api page and cursor, admin page at Int's ends")
     func windowsAndPagesAtIntMax() async throws {
         try await ServerHarness.with { harness in
             let issuer = try await AccessTokenIssuer(secret: ServerHarness.secret)
@@ -43,6 +44,13 @@ struct ExtremeNumberTests {
                 let object = page.json as? [String: Any]
                 #expect((object?["events"] as? [Any])?.isEmpty == true, "\(query)")
             }
+
+            // A cursor's checksum is no secret: one at Int64.min microseconds is well-formed.
+            let forged = ParentActivityCursor(microsecondsSinceEpoch: .min, id: UUID()).encoded
+            let cursor = try await HTTPReply.exchange(
+                "GET", "/api/v1/family-activity?family=\(UUID().uuidString)&cursor=\(forged)", port: harness.port, headers: asSofia)
+            #expect(cursor.status == 400, "\(cursor.body)")
+            #expect(cursor.body.contains("outside years 1 to 9999"), "\(cursor.body)")
 
             let admin = ["apikey": harness.keys.anon, "Authorization": "Bearer \(harness.keys.serviceRole)"]
             let users = try await HTTPReply.exchange(

@@ -41,21 +41,30 @@ struct SMTPReplyReader {
     }
 
     /// A complete reply at the front of the buffer, consumed; nil when more bytes are needed.
+    ///
+    /// Lines are found in the bytes themselves: a server's text need not be UTF-8 (a Latin-1
+    /// greeting), and counting it after repair would count bytes that are not there.
     private mutating func parse(step: String) throws -> SMTPReply? {
-        let text = String(buffer: buffer)
+        let bytes = Array(buffer.readableBytesView)
         var lines: [String] = []
-        var consumed = 0
-        for line in text.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast() {
-            consumed += line.utf8.count + 2
-            let bytes = Array(line.utf8)
-            guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)) else {
-                throw MailError(step: step, code: nil)
+        var lineStart = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            guard bytes[index] == UInt8(ascii: "\r"), bytes[index + 1] == UInt8(ascii: "\n") else {
+                index += 1
+                continue
             }
-            lines.append(bytes.count > 4 ? String(decoding: bytes[4...], as: UTF8.self) : "")
-            if bytes.count == 3 || bytes[3] == UInt8(ascii: " ") {
-                buffer.moveReaderIndex(forwardBy: consumed)
+            let line = bytes[lineStart..<index]
+            guard line.count >= 3, line.prefix(3).allSatisfy({ (0x30...0x39).contains($0) }),
+                let code = Int(String(decoding: line.prefix(3), as: UTF8.self))
+            else { throw MailError(step: step, code: nil) }
+            lines.append(line.count > 4 ? String(decoding: line.dropFirst(4), as: UTF8.self) : "")
+            if line.count == 3 || line[line.startIndex + 3] == UInt8(ascii: " ") {
+                buffer.moveReaderIndex(forwardBy: index + 2)
                 return SMTPReply(code: code, lines: lines)
             }
+            index += 2
+            lineStart = index
         }
         return nil
     }

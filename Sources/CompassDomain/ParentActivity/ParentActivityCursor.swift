@@ -59,6 +59,9 @@ public struct ParentActivityCursor: Sendable, Hashable {
 
     // MARK: Encoding
 
+    /// 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999999Z, in microseconds since 1970.
+    static let representableMicroseconds: ClosedRange<Int64> = -62_135_596_800_000_000...253_402_300_799_999_999
+
     private static let version: UInt8 = 1
     private static let byteCount = 1 + 8 + 16 + 4
     private static let checksumTag = Array("compass.parent-activity-cursor".utf8)
@@ -91,10 +94,12 @@ public struct ParentActivityCursor: Sendable, Hashable {
         let body = Array(bytes[0..<(Self.byteCount - 4)])
         let stored = bytes[(Self.byteCount - 4)...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard stored == Self.checksum(body) else { throw .altered }
-        let micros = bytes[1...8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let micros = Int64(bitPattern: bytes[1...8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        // The checksum is no secret: anyone can write a cursor at any time, and the query's text needs a year.
+        guard Self.representableMicroseconds.contains(micros) else { throw .timeOutOfRange }
         let u = Array(bytes[9..<25])
         self.init(
-            microsecondsSinceEpoch: Int64(bitPattern: micros),
+            microsecondsSinceEpoch: micros,
             id: UUID(uuid: (u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
                             u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15])))
         // Base64's last character carries spare bits; a different one decodes to the same bytes.

@@ -12,6 +12,8 @@ public enum ParentActivityCursorError: Error, Sendable, Hashable, CustomStringCo
     case unsupportedVersion
     /// The checksum does not match, or the text is not exactly what this server writes: it was altered.
     case altered
+    /// The cursor's time is outside years 1–9999, where no row this server wrote can be.
+    case timeOutOfRange
 
     /// A one-line explanation for a person.
     public var description: String {
@@ -21,6 +23,7 @@ public enum ParentActivityCursorError: Error, Sendable, Hashable, CustomStringCo
         case .wrongLength: return "the cursor has the wrong length, so it was not issued by this server"
         case .unsupportedVersion: return "the cursor's format version is unknown, so it was not issued by this server"
         case .altered: return "the cursor was altered or not issued by this server (its checksum does not match)"
+        case .timeOutOfRange: return "the cursor's time is outside years 1 to 9999, so it was not issued by this server"
         }
     }
 }
