@@ -80,7 +80,8 @@ public struct AuthConfiguration: Sendable, Hashable {
 
     /// Reads the environment; a malformed setting throws naming the variable.
     public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
-        jwtExpiry = try environment.positiveInteger("COMPASS_AUTH_JWT_EXPIRY") ?? jwtExpiry
+        // Up to a year: beyond it, `iat + exp` soon stops being a time.
+        jwtExpiry = try environment.integer("COMPASS_AUTH_JWT_EXPIRY", in: 1...31_536_000) ?? jwtExpiry
         minimumPasswordLength = try environment.positiveInteger("COMPASS_AUTH_MIN_PASSWORD_LENGTH") ?? minimumPasswordLength
         failedSignInsPerEmail = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL") ?? failedSignInsPerEmail
         failedSignInsPerAddress = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_ADDRESS") ?? failedSignInsPerAddress
@@ -96,7 +97,7 @@ public struct AuthConfiguration: Sendable, Hashable {
         redirectAllowList = (environment.string("COMPASS_AUTH_URI_ALLOW_LIST") ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if let seconds = try environment.positiveInteger("COMPASS_AUTH_MAILER_OTP_EXPIRY") { otpExpiry = TimeInterval(seconds) }
-        if let seconds = try environment.nonNegativeInteger("COMPASS_AUTH_MAILER_MIN_INTERVAL") {
+        if let seconds = try environment.integer("COMPASS_AUTH_MAILER_MIN_INTERVAL", in: 0...86_400) {
             mailMinimumInterval = TimeInterval(seconds)
         }
         mailsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_EMAIL_SENT") ?? mailsPerHour

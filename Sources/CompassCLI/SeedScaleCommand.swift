@@ -32,7 +32,9 @@ struct SeedScaleCommand: AsyncParsableCommand {
         guard users >= 4 else { throw ValidationError("--users must be at least 4, got \(users)") }
         guard users <= 2_000_000 else { throw ValidationError("--users must be at most 2000000, got \(users)") }
         guard (0...0xFFFF).contains(seed) else { throw ValidationError("--seed must be between 0 and 65535, got \(seed)") }
-        guard batchSize >= 4 else { throw ValidationError("--batch-size must be at least 4, got \(batchSize)") }
+        guard (4...100_000).contains(batchSize) else {
+            throw ValidationError("--batch-size must be from 4 to 100000, got \(batchSize)")
+        }
     }
 
     func run() async throws {

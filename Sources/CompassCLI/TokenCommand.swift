@@ -37,7 +37,9 @@ struct TokenCommand: AsyncParsableCommand {
         if parsedRole == .authenticated && user == nil {
             throw ValidationError("--user is required for role authenticated")
         }
-        guard ttl > 0 else { throw ValidationError("invalid --ttl '\(ttl)': must be a positive number of seconds") }
+        guard (1...315_360_000).contains(ttl) else {
+            throw ValidationError("invalid --ttl '\(ttl)': must be a positive number of seconds, at most ten years (315360000)")
+        }
     }
 
     func run() async throws {

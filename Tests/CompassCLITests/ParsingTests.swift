@@ -77,6 +77,10 @@ struct ParsingTests {
         #expect(message(["feed", "--user", Self.sofia, "--page", "-2"]) == "--page must be 1 or more, got -2")
         #expect(message(["family-activity", "--user", Self.sofia, "--limit", "-5"]) == "--limit must be between 1 and 100, got -5")
         #expect(message(["family-activity", "--user", Self.sofia, "--limit", "0"]) == "--limit must be between 1 and 100, got 0")
+        // Numbers that would overflow the arithmetic behind them.
+        #expect(message(["token", "--user", Self.sofia, "--ttl", "9223372036854775807"])?.contains("at most ten years") == true)
+        #expect(message(["seed", "scale", "--users", "4", "--batch-size", "9223372036854775807"])
+            == "--batch-size must be from 4 to 100000, got 9223372036854775807")
     }
 
     @Test func aCursorWeDidNotIssueIsRefused() {

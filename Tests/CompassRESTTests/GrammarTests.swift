@@ -281,7 +281,8 @@ struct RESTConfigurationTests {
         #expect(set.maximumReplyBytes == 4096)
         #expect(set.maximumEmbedDepth == 2)
         #expect(!set.requiresFilteredWrites)
-        for (name, value) in [("COMPASS_REST_MAX_REPLY_BYTES", "0"), ("COMPASS_REST_MAX_EMBED_DEPTH", "-1"), ("COMPASS_REST_SAFE_UPDATE", "maybe")] {
+        for (name, value) in [("COMPASS_REST_MAX_REPLY_BYTES", "0"), ("COMPASS_REST_MAX_EMBED_DEPTH", "-1"), ("COMPASS_REST_MAX_EMBED_DEPTH", "65"),
+                              ("COMPASS_REST_SAFE_UPDATE", "maybe")] {
             #expect(throws: ConfigurationError.self) { try RESTConfiguration(reading: EnvironmentReader([name: value])) }
         }
     }

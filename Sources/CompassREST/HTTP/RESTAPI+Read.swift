@@ -12,7 +12,7 @@ extension RESTAPI {
         // exact up to it; past it, the larger of what it reached and the planner's estimate.
         let countCap = request.preferences.count == "estimated" ? configuration.maximumRows : nil
         let statement = ReadQueryBuilder.statement(
-            plan, schema: cache.schema, count: request.preferences.wantsCount, countLimit: countCap.map { $0 + 1 }, media: media,
+            plan, schema: cache.schema, count: request.preferences.wantsCount, countLimit: countCap.map { $0 == .max ? $0 : $0 + 1 }, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
         let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
         let result = try await executor.run(

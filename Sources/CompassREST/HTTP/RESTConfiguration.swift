@@ -58,7 +58,8 @@ public struct RESTConfiguration: Sendable {
     public init(reading environment: EnvironmentReader) throws(ConfigurationError) {
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_BODY_BYTES") { maximumBodyBytes = bytes }
         if let bytes = try environment.positiveInteger("COMPASS_REST_MAX_REPLY_BYTES") { maximumReplyBytes = bytes }
-        if let depth = try environment.positiveInteger("COMPASS_REST_MAX_EMBED_DEPTH") { maximumEmbedDepth = depth }
+        // Bounded: the select parser recurses once per level.
+        if let depth = try environment.integer("COMPASS_REST_MAX_EMBED_DEPTH", in: 1...64) { maximumEmbedDepth = depth }
         if let safe = try environment.boolean("COMPASS_REST_SAFE_UPDATE") { requiresFilteredWrites = safe }
         maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
         if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
