@@ -30,6 +30,54 @@ struct MalformedHTTPTests {
         }
     }
 
+    @Test("an upgrade to a protocol other than WebSocket (curl --http2's h2c) is answered in HTTP/1.1")
+    func upgradesToOtherProtocolsAreIgnored() async throws {
+        try await ServerHarness.with { harness in
+            // `Connection: Upgrade` makes the decoder read nothing after the request: answered, then closed.
+            let h2c = try RawConnection(port: harness.port)
+            await h2c.send(
+                "GET /health HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                    + "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n")
+            let (answered, closed) = await h2c.readUntilClosed(timeout: .seconds(15))
+            #expect(answered.hasPrefix("HTTP/1.1 200 "), "\(answered.prefix(60))")
+            #expect(answered.lowercased().contains("connection: close"))
+            #expect(answered.hasSuffix(#"{"status":"ok"}"#))
+            #expect(closed)
+            // Without it, the connection stays HTTP/1.1 and serves the next request.
+            for upgrade in ["foo", "TLS/1.2, foo"] {
+                let connection = try RawConnection(port: harness.port)
+                await connection.send("GET /health HTTP/1.1\r\nHost: x\r\nUpgrade: \(upgrade)\r\n\r\n")
+                let reply = await connection.read(timeout: .seconds(15)) { $0.hasSuffix(#"{"status":"ok"}"#) }
+                #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(upgrade): \(reply.prefix(60))")
+                await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                let next = await connection.read(timeout: .seconds(15)) { $0.hasSuffix(#"{"status":"ok"}"#) }
+                #expect(next.hasPrefix("HTTP/1.1 200 "), "\(upgrade): \(next.prefix(60))")
+            }
+            // A body on such a request still reaches its handler.
+            let post = try RawConnection(port: harness.port)
+            await post.send(
+                "POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\napikey: \(harness.keys.anon)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}")
+            let refused = await post.read(timeout: .seconds(15)) { $0.hasSuffix("}") }
+            #expect(refused.hasPrefix("HTTP/1.1 400 "), "\(refused.prefix(200))")
+        }
+    }
+
+    @Test("HTTP/1.0 is closed after its response unless it asked to be kept alive")
+    func http10ClosesUnlessKeptAlive() async throws {
+        try await ServerHarness.with { harness in
+            let plain = try RawConnection(port: harness.port)
+            await plain.send("GET /health HTTP/1.0\r\n\r\n")
+            let (reply, closed) = await plain.readUntilClosed(timeout: .seconds(5))
+            #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix(#"{"status":"ok"}"#), "\(reply.prefix(60))")
+            #expect(closed)
+            let kept = try RawConnection(port: harness.port)
+            await kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(await kept.read(timeout: .seconds(15)) { $0.hasSuffix(#"{"status":"ok"}"#) }.hasPrefix("HTTP/1.1 200 "))
+            #expect(!(await kept.readUntilClosed(timeout: .milliseconds(300)).closed))
+        }
+    }
+
     @Test func aRequestHeadOrBodyThatStopsComingIsClosedAfterTheHeaderTimeout() async throws {
         try await ServerHarness.with(adjust: { $0.http.headerTimeout = .seconds(1) }) { harness in
             let slow = try RawConnection(port: harness.port)

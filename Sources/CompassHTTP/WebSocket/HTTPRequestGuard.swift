@@ -30,6 +30,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// A request's body is still arriving.
     private var readingBody = false
     private var closed = false
+    /// The connection ends with this response (see ``endsConnection(_:)``).
+    private var closeAfterResponse = false
 
     init(limits: HTTPLimits, client: ClientConnection) {
         self.limits = limits
@@ -68,8 +70,9 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closed else { return }
+        var data = data
         switch unwrapInboundIn(data) {
-        case .head(let head):
+        case .head(var head):
             deadline?.cancel()
             deadline = nil
             headDeadline = nil
@@ -78,6 +81,13 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             responding = true
+            closeAfterResponse = Self.endsConnection(head)
+            if Self.asksForAnotherProtocol(head) {
+                // `curl --http2` asks for h2c: answer in HTTP/1.1, as a server may ignore Upgrade.
+                // NIO's upgrade handler would drop the request instead of passing it on.
+                head.headers.remove(name: "upgrade")
+                data = wrapInboundOut(.head(head))
+            }
             // A body must keep coming: each part within the header timeout of the last.
             if Self.hasBody(head) { startBodyClock(context: context) }
         case .body:
@@ -92,6 +102,21 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// Whether the request asks to switch to protocols none of which is WebSocket (h2c, anything else).
+    static func asksForAnotherProtocol(_ head: HTTPRequestHead) -> Bool {
+        let protocols = head.headers[canonicalForm: "upgrade"]
+        return !protocols.isEmpty && !protocols.contains { $0.lowercased().hasPrefix("websocket") }
+    }
+
+    /// Whether the connection ends with this request's response: HTTP/1.0 that did not ask to be
+    /// kept alive (HTTP/1.1's handlers no longer see the version), or an upgrade declined above
+    /// (once a request says `Connection: upgrade`, the decoder reads nothing after it).
+    static func endsConnection(_ head: HTTPRequestHead) -> Bool {
+        let options = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
+        if head.version == .http1_0 && !options.contains("keep-alive") { return true }
+        return asksForAnotherProtocol(head) && options.contains("upgrade")
+    }
+
     /// Whether the request announces a body (a length above zero, or chunks).
     static func hasBody(_ head: HTTPRequestHead) -> Bool {
         if let length = head.headers.first(name: "content-length").flatMap(Int.init) { return length > 0 }
@@ -99,9 +124,26 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(var response) where closeAfterResponse:
+            response.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(response)), promise: promise)
+            return
+        case .end where closeAfterResponse:
+            responding = false
+            closed = true
+            stopHeadTimer()
+            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.whenComplete { _ in loopBound.value.close(promise: nil) }
+            written.futureResult.cascade(to: promise)
+            context.write(data, promise: written)
+            return
+        case .end:
             responding = false
             startClock(context: context, timeout: limits.idleTimeout)
+        default:
+            break
         }
         context.write(data, promise: promise)
     }
