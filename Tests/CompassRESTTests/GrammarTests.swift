@@ -295,3 +295,24 @@ struct RESTConfigurationTests {
         #expect(throws: RESTError.self) { try Preferences(headerValues: ["handling=strict, ="]) }
     }
 }
+
+/// The "Perhaps you meant" hints' matcher.
+@Suite("Fuzzy name matching")
+struct FuzzyMatchTests {
+    static let tables = ["schools", "school_status_history", "interactions", "documents", "coaches"]
+
+    @Test func nearNamesAreSuggestedAndFarOnesAreNot() {
+        #expect(FuzzyMatch.best(for: "schoolz", among: Self.tables, minimumScore: 0.75) == "schools")
+        #expect(FuzzyMatch.best(for: "INTERACTION", among: Self.tables, minimumScore: 0.75) == "interactions")
+        #expect(FuzzyMatch.best(for: "payments", among: Self.tables, minimumScore: 0.75) == nil)
+        #expect(FuzzyMatch.best(for: "", among: Self.tables, minimumScore: 0.33) == nil)
+    }
+
+    @Test func aNameFarLongerThanEveryCandidateIsNeverMatched() {
+        // Skipped by its length alone: the edit distance is at least the difference in length.
+        let huge = String(repeating: "a", count: 16_000)
+        #expect(FuzzyMatch.best(for: huge, among: Self.tables, minimumScore: 0.33) == nil)
+        #expect(FuzzyMatch.best(for: "schools" + String(repeating: "s", count: 8), among: ["schools"], minimumScore: 0.33) == "schools")
+        #expect(FuzzyMatch.best(for: "schools" + String(repeating: "s", count: 16), among: ["schools"], minimumScore: 0.33) == nil)
+    }
+}
