@@ -140,6 +140,28 @@ struct RESTHostileInputTests {
         }
     }
 
+    @Test func bytesThatAreNotUTF8AreA400NotAStoredReplacementCharacter() async throws {
+        try await ServerHarness.with { harness in
+            try await Self.installNotes(harness)
+            let headers = ["apikey": harness.keys.anon, "Authorization": "Bearer \(harness.keys.anon)"]
+            let invalid: [UInt8] = Array(#"{"body":"a"#.utf8) + [0xFF, 0xFE] + Array(#"b"}"#.utf8)
+            for (method, target) in [("POST", "/rest/v1/notes"), ("PATCH", "/rest/v1/notes?id=eq.1"), ("POST", "/rest/v1/rpc/add_note")] {
+                let reply = try await HTTPReply.exchange(method, target, port: harness.port, headers: headers, bytes: invalid)
+                #expect(reply.status == 400, "\(target): \(reply.body)")
+                #expect(reply.object["code"] as? String == "22021")
+                #expect(reply.object["message"] as? String == #"invalid byte sequence for encoding "UTF8": 0xff"#, "\(reply.body)")
+            }
+            let filter = try await Self.send(harness, "GET", "/rest/v1/notes?body=eq.a%FF%FEb")
+            #expect(filter.status == 400, "\(filter.body)")
+            #expect(filter.object["code"] as? String == "22021")
+            #expect((filter.object["details"] as? String)?.contains("query string") == true)
+            #expect(try await Self.notes(harness) == ["first", "second"])
+            // Escaped UTF-8 is text like any other.
+            let accented = try await Self.send(harness, "GET", "/rest/v1/notes?body=eq.caf%C3%A9")
+            #expect(accented.status == 200, "\(accented.body)")
+        }
+    }
+
     @Test func aNULInAnyTextValueIsA400ThatNeitherEchoesNorWritesIt() async throws {
         try await ServerHarness.with { harness in
             try await Self.installNotes(harness)
@@ -199,9 +221,16 @@ struct HTTPReply {
     static func exchange(
         _ method: String, _ target: String, port: Int, headers: [String: String], body: String? = nil
     ) async throws -> HTTPReply {
+        try await exchange(method, target, port: port, headers: headers, bytes: body.map { Array($0.utf8) })
+    }
+
+    /// ``exchange(_:_:port:headers:body:)`` with a body of any bytes (not necessarily UTF-8).
+    static func exchange(
+        _ method: String, _ target: String, port: Int, headers: [String: String], bytes body: [UInt8]?
+    ) async throws -> HTTPReply {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        let bytes = Array((body ?? "").utf8)
+        let bytes = body ?? []
         if body != nil { text += "Content-Type: application/json\r\n" }
         text += "Content-Length: \(bytes.count)\r\n\r\n"
         let connection = try RawConnection(port: port)

@@ -18,6 +18,16 @@ enum QueryString {
         }
     }
 
+    /// The first byte sequence a percent-escape makes that is not UTF-8 (`%FF`), if any: decoded
+    /// text would silently hold U+FFFD instead. The query itself is text, so only escapes can.
+    static func invalidUTF8(in query: String?) -> [UInt8]? {
+        guard let query, query.utf8.contains(UInt8(ascii: "%")) else { return nil }
+        for part in query.utf8.split(separator: UInt8(ascii: "&")) where part.contains(UInt8(ascii: "%")) {
+            if let bad = UTF8Validation.firstInvalidSequence(decodedBytes(part)) { return bad }
+        }
+        return nil
+    }
+
     /// Percent-decodes `text`, reading `+` as a space; malformed escapes are kept as written.
     static func decode(_ text: Substring) -> String {
         decode(bytes: text.utf8)
@@ -28,6 +38,11 @@ enum QueryString {
         guard text.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
             return String(decoding: text, as: UTF8.self)
         }
+        return String(decoding: decodedBytes(text), as: UTF8.self)
+    }
+
+    /// The bytes `text` stands for: escapes decoded, `+` as a space.
+    private static func decodedBytes(_ text: some Collection<UInt8>) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count)
         var iterator = Array(text)[...]
@@ -43,6 +58,6 @@ enum QueryString {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

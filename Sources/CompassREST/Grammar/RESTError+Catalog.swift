@@ -327,6 +327,15 @@ extension RESTError {
             isAuthenticated: false)
     }
 
+    /// 22021, 400: request bytes that are not UTF-8 (an escape in the query string, the body),
+    /// refused with Postgres's words for them rather than passed on as U+FFFD.
+    static func invalidUTF8(_ sequence: [UInt8], in place: String) -> RESTError {
+        RESTError(
+            sqlState: .characterNotInRepertoire,
+            message: "invalid byte sequence for encoding \"UTF8\": \(UTF8Validation.describe(sequence))",
+            details: "The bytes are in \(place).", hint: "Send text as UTF-8.", isAuthenticated: false)
+    }
+
     /// 54000, 500: the reply's JSON is larger than the configured limit, so Postgres withheld it.
     /// The code is the one Postgres gives past its own (1 GB) limit on a value, which PostgREST
     /// answers with 500; it is not the client's syntax, but a smaller page will succeed.

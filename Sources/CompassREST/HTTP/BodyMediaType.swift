@@ -18,6 +18,14 @@ enum BodyMediaType: Sendable, Hashable {
     /// Anything else, as sent (lower-cased, without parameters).
     case other(String)
 
+    /// Whether the body is text (so must be UTF-8) rather than bytes passed on as they are.
+    var isText: Bool {
+        switch self {
+        case .json, .formURLEncoded, .csv, .text, .xml: true
+        case .bytes, .other: false
+        }
+    }
+
     init(contentType: String?) {
         let type = (contentType ?? "").split(separator: ";", maxSplits: 1).first.map { String($0).trimmingSpaces.lowercased() } ?? ""
         switch type {

@@ -161,7 +161,9 @@ public struct RESTAPI: CompassAPI {
 
     /// The body as text, or 413 past the configured limit.
     private func collectBody(_ request: Request) async throws(RESTError) -> String {
-        String(decoding: try await collectBytes(request), as: UTF8.self)
+        let bytes = try await collectBytes(request)
+        if let bad = UTF8Validation.firstInvalidSequence(bytes) { throw .invalidUTF8(bad, in: "the request body") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The body's bytes, or 413 past the configured limit.

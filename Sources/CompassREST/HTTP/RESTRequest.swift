@@ -39,6 +39,7 @@ struct RESTRequest: Sendable {
         preferences = try Preferences(headerValues: request.headers[values: HTTPField.Name("Prefer")!])
         if !configuration.transactionEnd.allowsOverride { preferences.transaction = nil }
         accept = MediaRange.ordered(request.headers[.accept])
+        if let bad = QueryString.invalidUTF8(in: request.uri.query) { throw .invalidUTF8(bad, in: "the query string") }
         let pairs = QueryString.pairs(request.uri.query).filter { $0.name != Self.gatewayKeyParameter }
         canonicalQuery = Self.canonical(pairs)
         parameters = try QueryParameters(

@@ -14,6 +14,9 @@ enum CallArguments: Sendable {
 
     /// A POST body of `mediaType` (`columns=` names the keys of a JSON one), as PostgREST reads it.
     init(post bytes: [UInt8], mediaType: BodyMediaType, columns: [String]?) throws(RESTError) {
+        if mediaType.isText, let bad = UTF8Validation.firstInvalidSequence(bytes) {
+            throw .invalidUTF8(bad, in: "the request body")
+        }
         let text = String(decoding: bytes, as: UTF8.self)
         switch mediaType {
         case .json:
