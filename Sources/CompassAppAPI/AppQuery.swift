@@ -32,9 +32,12 @@ struct AppQuery: Sendable {
 
     private static func decode(_ part: Substring) throws(AppAPIError) -> String {
         let spaced = part.replacingOccurrences(of: "+", with: " ")
+        // Nil also for escapes that are not UTF-8 (`%FF`).
         guard let decoded = spaced.removingPercentEncoding else {
             throw .invalidParameter("malformed percent-encoding in query '\(part)'")
         }
+        // No value here may hold NUL: Postgres cannot compare or store it, and a search would match oddly.
+        guard !decoded.utf8.contains(0) else { throw .invalidParameter("query '\(part)' holds the NUL character (%00)") }
         return decoded
     }
 
