@@ -92,6 +92,19 @@ struct MalformedHTTPTests {
             let (stalled, closedAfterStall) = await slowBody.readUntilClosed(timeout: .seconds(15))
             #expect(stalled.hasPrefix("HTTP/1.1 408 "))
             #expect(closedAfterStall)
+            // So is one that trickles in a byte at a time: each header timeout must bring a kilobyte.
+            let trickle = try RawConnection(port: harness.port)
+            await trickle.send(
+                "POST /rest/v1/schools HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n")
+            for _ in 0..<8 {
+                await trickle.send(" ")
+                try await Task.sleep(for: .milliseconds(400))
+            }
+            // Cut off while it was still trickling (3.2 s, against a 1 s header timeout), not after.
+            let (trickled, closedAfterTrickle) = await trickle.readUntilClosed(timeout: .milliseconds(300))
+            #expect(trickled.hasPrefix("HTTP/1.1 408 "), "\(trickled.prefix(60))")
+            #expect(closedAfterTrickle)
             // A well-formed request on a fresh connection is still served, and kept alive.
             let good = try RawConnection(port: harness.port)
             await good.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -29,6 +29,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var responding = false
     /// A request's body is still arriving.
     private var readingBody = false
+    /// Body bytes since the body's clock last started.
+    private var bodyBytesThisWindow = 0
+    /// What a body must bring each header timeout to keep its connection: a byte every few
+    /// seconds would otherwise hold it forever.
+    static let minimumBodyBytesPerWindow = 1024
     private var closed = false
     /// The connection ends with this response (see ``endsConnection(_:)``).
     private var closeAfterResponse = false
@@ -88,10 +93,13 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 head.headers.remove(name: "upgrade")
                 data = wrapInboundOut(.head(head))
             }
-            // A body must keep coming: each part within the header timeout of the last.
+            // A body must keep coming: a kilobyte (or its end) within each header timeout.
             if Self.hasBody(head) { startBodyClock(context: context) }
-        case .body:
-            if readingBody { startBodyClock(context: context) }
+        case .body(let part):
+            if readingBody {
+                bodyBytesThisWindow += part.readableBytes
+                if bodyBytesThisWindow >= Self.minimumBodyBytesPerWindow { startBodyClock(context: context) }
+            }
         case .end:
             if readingBody {
                 readingBody = false
@@ -190,6 +198,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Closes the connection (408 if nothing was answered yet) when the body stalls for the header timeout.
     private func startBodyClock(context: ChannelHandlerContext) {
         readingBody = true
+        bodyBytesThisWindow = 0
         deadline?.cancel()
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headerTimeout)) { [weak self] in
