@@ -164,7 +164,8 @@ struct RESTReadWriteTests {
                 CREATE FUNCTION public.whoami(greeting text DEFAULT 'hi') RETURNS json LANGUAGE sql STABLE AS $$
                   SELECT json_build_object('greeting', greeting, 'role', current_user, 'sub', auth.uid(),
                     'method', current_setting('request.method'), 'path', current_setting('request.path'),
-                    'agent', current_setting('request.headers')::json->>'user-agent')
+                    'agent', current_setting('request.headers')::json->>'user-agent',
+                    'host', current_setting('request.headers')::json->>'host')
                 $$;
                 """)
             _ = try await rest.adminQuery("GRANT EXECUTE ON FUNCTION public.whoami(text) TO anon, authenticated")
@@ -181,6 +182,7 @@ struct RESTReadWriteTests {
             #expect(posted.object["method"] as? String == "POST")
             #expect(posted.object["path"] as? String == "/rpc/whoami")
             #expect(posted.object["agent"] as? String == "tests")
+            #expect(posted.object["host"] as? String == "localhost", "\(posted.object)")  // the test client's Host
             let got = try await rest.request(.get, "rpc/whoami", token: token)
             #expect(got.object["greeting"] as? String == "hi")
             #expect(got.object["method"] as? String == "GET")

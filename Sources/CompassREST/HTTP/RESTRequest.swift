@@ -48,6 +48,8 @@ struct RESTRequest: Sendable {
         rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
         bodyMediaType = BodyMediaType(contentType: request.headers[.contentType])
         var headers: [String: String] = [:]
+        // HTTP/1's Host is the request's authority here, no longer a field; PostgREST lists it.
+        if let host = request.head.authority { headers["host"] = host }
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         scope = RequestScope(
             role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
