@@ -8,6 +8,8 @@ import Hummingbird
 extension AuthAPI {
     struct Credentials: AuthRequestBody, PKCERequestBody {
         var email: String?
+        /// Refused: phone accounts are not served (GoTrue with its phone provider off).
+        var phone: String?
         var password: String?
         var data: JSONValue?
         var code_challenge: String?
@@ -15,7 +17,8 @@ extension AuthAPI {
         /// `PUT /user`: the code from `/reauthenticate`.
         var nonce: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
-            ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string), "data": data,
+            ["email": email.map(JSONValue.string), "phone": phone.map(JSONValue.string),
+             "password": password.map(JSONValue.string), "data": data,
              "nonce": nonce.map(JSONValue.string),
              "code_challenge": code_challenge.map(JSONValue.string), "code_challenge_method": code_challenge_method.map(JSONValue.string)]
         }
@@ -39,6 +42,12 @@ extension AuthAPI {
     /// account with confirmation on gets a confirmation mail (``AuthMailer``).
     func signUp(_ request: Request, address: String) async throws -> Response {
         let body = try await decodeBody(request, as: Credentials.self)
+        if let phone = body.phone, !phone.isEmpty {
+            guard (body.email ?? "").isEmpty else {
+                throw AuthError.validation("Only an email address or phone number should be provided on signup.")
+            }
+            throw AuthError(.badRequest, "phone_provider_disabled", "Phone signups are disabled")
+        }
         if body.email == nil, body.password == nil { return try await signUpAnonymously(body, address: address) }
         let email = try AuthAPI.email(body.email)
         guard let password = body.password, !password.isEmpty else { throw AuthError.validation("Signup requires a valid password") }
@@ -98,6 +107,9 @@ extension AuthAPI {
         switch request.uri.queryParameters.get("grant_type") {
         case "password":
             let body = try await decodeBody(request, as: Credentials.self)
+            if (body.email ?? "").isEmpty, let phone = body.phone, !phone.isEmpty {
+                throw AuthError(.unprocessableContent, "phone_provider_disabled", "Phone logins are disabled")
+            }
             let email = (body.email ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             let password = body.password ?? ""
             guard !email.isEmpty, !password.isEmpty else { throw AuthError.invalidCredentials }

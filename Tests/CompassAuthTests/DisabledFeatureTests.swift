@@ -35,6 +35,26 @@ struct DisabledFeatureTests {
         }
     }
 
+    @Test("phone sign-up and sign-in answer that phone is disabled, and create nothing")
+    func phoneAccounts() async throws {
+        try await AuthHarness.with { auth in
+            let signUp = try await auth.send(.post, "/signup", json: json(["phone": "+15555550100", "password": "secret-123"]))
+            #expect(signUp.status == .badRequest)
+            #expect(signUp.code == "phone_provider_disabled")
+            #expect(signUp["message"] == "Phone signups are disabled")
+            let both = try await auth.send(
+                .post, "/signup", json: json(["phone": "+15555550100", "email": "both@example.com", "password": "secret-123"]))
+            #expect(both["message"] == "Only an email address or phone number should be provided on signup.")
+            let signIn = try await auth.send(
+                .post, "/token?grant_type=password", json: json(["phone": "+15555550100", "password": "secret-123"]))
+            #expect(signIn.status == .unprocessableContent)
+            #expect(signIn.code == "phone_provider_disabled")
+            #expect(signIn["message"] == "Phone logins are disabled")
+            let users = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email = 'both@example.com' OR phone IS NOT NULL")
+            #expect(try users.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
+
     @Test("single sign-on answers that SAML 2.0 is disabled")
     func saml() async throws {
         try await AuthHarness.with { auth in
