@@ -43,6 +43,32 @@ struct TokenTimeClaimsTests {
         }
     }
 
+    @Test("/auth/v1 names what is wrong with a correctly signed token, not its signature")
+    func authNamesTheReason() async throws {
+        try await ServerHarness.with { harness in
+            let now = Int(Date().timeIntervalSince1970)
+            let sofia = #""sub":"a1000000-0000-4000-8000-000000000003","aud":"authenticated""#
+            for (claims, reason) in [
+                (#"{\#(sofia),"role":"authenticated","exp":\#(now + 3600),"nbf":\#(now + 500)}"#, "token is not valid yet"),
+                (#"{\#(sofia),"role":"authenticated","exp":\#(now + 3600),"nbf":"soon"}"#, "claim nbf is not a number"),
+                (#"{\#(sofia),"role":"authenticated","exp":\#(now + 7200),"iat":\#(now + 3600)}"#, "token used before issued"),
+                (#"{\#(sofia),"role":"postgres","exp":\#(now + 3600)}"#, "role 'postgres' is not one of"),
+                (#"{\#(sofia),"role":"authenticated","exp":\#(now - 60)}"#, "token has invalid claims: token is expired"),
+            ] {
+                let headers = ["apikey": harness.keys.anon, "Authorization": "Bearer \(Self.token(claims))"]
+                let reply = try await HTTPReply.exchange("GET", "/auth/v1/user", port: harness.port, headers: headers)
+                #expect(reply.status == 403, "\(reason): \(reply.body)")
+                // No X-Supabase-Api-Version header: GoTrue's older shape, `error_code` and `msg`.
+                #expect(reply.object["error_code"] as? String == "bad_jwt")
+                #expect((reply.object["msg"] as? String)?.contains(reason) == true, "\(reason): \(reply.body)")
+            }
+            let forged = Self.token(#"{\#(sofia),"role":"authenticated"}"#).dropLast(2) + "xx"
+            let wrong = try await HTTPReply.exchange(
+                "GET", "/auth/v1/user", port: harness.port, headers: ["apikey": harness.keys.anon, "Authorization": "Bearer \(forged)"])
+            #expect((wrong.object["msg"] as? String)?.hasSuffix("signature is invalid") == true, "\(wrong.body)")
+        }
+    }
+
     /// GoTrue and PostgREST accept a signed token without `exp`, and so do REST, `/api` and
     /// `/auth/v1` (realtime refuses it: see WebSocketTokenTimeTests).
     @Test func tokensWithoutExpiryAreAcceptedOverHTTP() async throws {
