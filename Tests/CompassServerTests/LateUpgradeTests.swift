@@ -20,4 +20,15 @@ struct LateUpgradeTests {
             #expect(reply.lowercased().contains("connection: close"))
         }
     }
+
+    @Test func aPlainRequestIsToldThePathTakesWebSocketsOnly() async throws {
+        try await ServerHarness.with { harness in
+            let connection = try RawConnection(port: harness.port)
+            await connection.send("GET /realtime/v1/websocket?apikey=\(harness.keys.anon)&vsn=1.0.0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let reply = await connection.read(timeout: .seconds(10)) { $0.contains("\r\n\r\n") && $0.hasSuffix("}") }
+            #expect(RawConnection.status(of: reply) == 400)
+            #expect(reply.contains("takes WebSocket connections only"), "\(reply)")
+            #expect(!reply.contains("proxy"))
+        }
+    }
 }

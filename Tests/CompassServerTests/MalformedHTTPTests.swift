@@ -16,7 +16,16 @@ struct MalformedHTTPTests {
         ("two Content-Lengths", Array("POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab".utf8), "400"),
         ("an 80 KB URL", Array("GET /\(String(repeating: "a", count: 80_000)) HTTP/1.1\r\nHost: x\r\n\r\n".utf8), "414"),
         ("a 1 MB header", Array("GET /health HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 1_000_000))\r\n\r\n".utf8), "431"),
+        ("a WebSocket upgrade without a key", Array(Self.upgrade(key: nil).utf8), "400"),
+        ("a WebSocket upgrade by POST", Array(Self.upgrade(method: "POST").utf8), "400"),
+        ("a WebSocket upgrade of version 99", Array(Self.upgrade(version: "99").utf8), "426"),
     ]
+
+    /// A WebSocket upgrade request to the realtime path (a valid one unless told otherwise).
+    static func upgrade(method: String = "GET", key: String? = "dGhlIHNhbXBsZSBub25jZQ==", version: String = "13") -> String {
+        "\(method) /realtime/v1/websocket?vsn=1.0.0 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            + (key.map { "Sec-WebSocket-Key: \($0)\r\n" } ?? "") + "Sec-WebSocket-Version: \(version)\r\n\r\n"
+    }
 
     @Test func eachIsAnsweredWithItsStatusAndClosed() async throws {
         try await ServerHarness.with { harness in

@@ -85,6 +85,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(context: context, status: .uriTooLong)
                 return
             }
+            // NIO's upgrader passes over these without a word, and drops the request with them.
+            if let refusal = Self.malformedWebSocketUpgrade(head) {
+                refuse(context: context, status: refusal.status, headers: refusal.headers)
+                return
+            }
             responding = true
             closeAfterResponse = Self.endsConnection(head)
             if Self.asksForAnotherProtocol(head) {
@@ -108,6 +113,22 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         context.fireChannelRead(data)
+    }
+
+    /// An upgrade to WebSocket that RFC 6455 refuses: not a GET or without a key (400), or a
+    /// version other than 13 (426, naming the version served).
+    static func malformedWebSocketUpgrade(_ head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: HTTPHeaders)? {
+        let protocols = head.headers[canonicalForm: "upgrade"]
+        guard protocols.contains(where: { $0.lowercased().hasPrefix("websocket") }),
+            head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" })
+        else { return nil }
+        guard head.method == .GET, !(head.headers.first(name: "sec-websocket-key") ?? "").isEmpty else {
+            return (.badRequest, [:])
+        }
+        guard head.headers.first(name: "sec-websocket-version") == "13" else {
+            return (.upgradeRequired, ["Sec-WebSocket-Version": "13"])
+        }
+        return nil
     }
 
     /// Whether the request asks to switch to protocols none of which is WebSocket (h2c, anything else).
@@ -173,7 +194,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers `status` with `Connection: close` (unless a response is already on its way) and closes.
-    private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus) {
+    private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:]) {
         closed = true
         deadline?.cancel()
         deadline = nil
@@ -182,8 +203,9 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        let head = HTTPResponseHead(
-            version: .http1_1, status: status, headers: ["Connection": "close", "Content-Length": "0"])
+        var headers: HTTPHeaders = ["Connection": "close", "Content-Length": "0"]
+        headers.add(contentsOf: extra)
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         // Lingering close: a client still sending (a 1 MB header) would get a reset instead of

@@ -41,13 +41,20 @@ extension WebSocketRoute {
     /// Answers the route's paths on the router: only upgrades that are not their connection's
     /// first request get there (NIO decides upgrades on the first request alone), and a bare 404
     /// for them hid the cause. 400 with the reason, and `Connection: close` for the proxy's pool.
+    /// A plain request (no `Upgrade: websocket`) is told what the path takes instead.
     public func addLateUpgradeRefusal(to router: Router<CompassRequestContext>) {
         for path in paths {
-            router.get(RouterPath(path)) { _, _ in
-                JSONReply.text(status: .badRequest, JSONReply.errorBody(Self.lateUpgradeReason), headers: [.connection: "close"])
+            router.get(RouterPath(path)) { request, _ in
+                let upgrading = request.headers[values: .upgrade].contains { $0.lowercased().contains("websocket") }
+                let reason = upgrading ? Self.lateUpgradeReason : Self.notAnUpgradeReason
+                return JSONReply.text(status: .badRequest, JSONReply.errorBody(reason), headers: [.connection: "close"])
             }
         }
     }
+
+    /// Why a plain request to a WebSocket path is refused.
+    static let notAnUpgradeReason =
+        "this path takes WebSocket connections only: a GET with `Connection: Upgrade` and `Upgrade: websocket`"
 }
 
 /// What an upgrade decision sees of the request: the target split into path and query, and the headers.
