@@ -1,9 +1,12 @@
 import CompassHTTP
+import CompassREST
 import Hummingbird
 
 /// Replies for requests no route takes: a method the server never serves (`TRACE`, `CONNECT`,
 /// WebDAV's…, `OPTIONS` but under `/rest/v1`) is 405 with `Allow`; under `/api`, a path served for other methods is 405 with
-/// those in `Allow`, and an unknown path that API's JSON 404 (`{"code":"not_found",…}`).
+/// those in `Allow`, and an unknown path that API's JSON 404 (`{"code":"not_found",…}`). An
+/// unknown path under `/rest/v1` is PostgREST's 404 PGRST125; under `/auth/v1`, GoTrue's plain
+/// `404 page not found`; anywhere else a JSON 404 naming the request.
 ///
 /// ```swift
 /// router.add(middleware: UnroutedRequestMiddleware(apiRoutes: appAPI.routes.map { ($0.method, $0.path) }))
@@ -29,15 +32,28 @@ struct UnroutedRequestMiddleware: RouterMiddleware {
         guard isServed else {
             return Self.methodNotAllowed(request.method, allow: (isAppAPI ? apiMethods(for: path) : nil) ?? Self.allow)
         }
-        guard isAppAPI else { return try await next(request, context) }
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound" {
-            if let allow = apiMethods(for: path) { return Self.methodNotAllowed(request.method, allow: allow) }
+            return notFound(request.method, path: path, isAppAPI: isAppAPI)
+        }
+    }
+
+    /// The reply for a path no route takes, in the words of the API it falls under.
+    func notFound(_ method: HTTPRequest.Method, path: String, isAppAPI: Bool) -> Response {
+        if isAppAPI {
+            if let allow = apiMethods(for: path) { return Self.methodNotAllowed(method, allow: allow) }
             return JSONReply.object(
                 status: .notFound,
-                ["code": "not_found", "message": "no endpoint \(request.method.rawValue) \(path.prefix(200)); the endpoints are listed at GET /api/openapi.json"])
+                ["code": "not_found", "message": "no endpoint \(method.rawValue) \(path.prefix(200)); the endpoints are listed at GET /api/openapi.json"])
         }
+        if path == "/rest/v1" || path.hasPrefix("/rest/v1/") { return RESTAPI.invalidPathReply }
+        if path == "/auth/v1" || path.hasPrefix("/auth/v1/") {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "404 page not found\n")))
+        }
+        return JSONReply.object(status: .notFound, ["code": "not_found", "message": "no route for \(method.rawValue) \(path.prefix(200))"])
     }
 
     /// The methods `/api` serves at `path` (`GET, DELETE`), nil when none.

@@ -107,6 +107,16 @@ struct WorkerProcessTests {
             let wrongMethod = try await worker.request("/api/v1/feed", method: "PUT", headers: ["apikey": Self.keys.anon])
             #expect(wrongMethod.status == 405, "a path /api serves for other methods")
             #expect(wrongMethod.headers["allow"] == "GET")
+            // Every other unrouted path is answered in its API's words, never an empty 404.
+            let rest = try await worker.request("/rest/v1/", method: "POST", headers: ["apikey": Self.keys.anon])
+            #expect(rest.status == 404)
+            #expect(rest.body.contains(#""code":"PGRST125""#), "\(rest.body)")
+            let auth = try await worker.request("/auth/v1/nothing-here", headers: ["apikey": Self.keys.anon])
+            #expect(auth.status == 404)
+            #expect(auth.body == "404 page not found\n", "GoTrue's own words")
+            let elsewhere = try await worker.request("/nothing-here")
+            #expect(elsewhere.status == 404)
+            #expect(elsewhere.body.contains(#""code":"not_found""#), "\(elsewhere.body)")
             _ = try await worker.stop()
         }
     }

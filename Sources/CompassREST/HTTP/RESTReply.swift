@@ -50,6 +50,11 @@ enum RESTReply {
     }
 }
 
+extension RESTAPI {
+    /// PostgREST's 404 PGRST125 for a `/rest/v1` path no route takes (`POST /rest/v1/`, `/rest/v1/rpc/`).
+    public static var invalidPathReply: Response { RESTReply.error(.invalidPath) }
+}
+
 /// A ``RESTError`` as the reply Hummingbird sends (``ErrorReplyMiddleware`` on the `/rest/v1` group).
 struct RESTErrorReply: HTTPResponseError {
     let error: RESTError
