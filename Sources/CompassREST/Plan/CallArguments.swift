@@ -34,19 +34,19 @@ enum CallArguments: Sendable {
     }
 
     private init(json text: String, columns: [String]?) throws(RESTError) {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
+        switch JSONBodyShape(text) {
+        case nil:
             throw .invalidBody(.emptyOrInvalidJSON)
-        }
-        if let object = parsed as? [String: Any] {
-            self = .json(text: text, keys: columns ?? object.keys.sorted(), isArray: false)
-        } else if let array = parsed as? [Any] {
-            let objects = array.compactMap { $0 as? [String: Any] }
-            let first = Set(objects.first?.keys.map { $0 } ?? [])
-            guard columns != nil || (objects.count == array.count && objects.allSatisfy({ Set($0.keys) == first })) else {
+        case .object(let keys):
+            self = .json(text: text, keys: columns ?? keys.sorted(), isArray: false)
+        case .array(let elements):
+            let objects = elements.compactMap { $0 }
+            let first = objects.first ?? []
+            guard columns != nil || (objects.count == elements.count && objects.allSatisfy({ $0 == first })) else {
                 throw .invalidBody(.mismatchedKeys)
             }
             self = .json(text: text, keys: columns ?? first.sorted(), isArray: true)
-        } else {
+        case .scalar:
             // A scalar is read as an empty array: no arguments.
             self = .json(text: "[]", keys: columns ?? [], isArray: true)
         }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON request body checked the way PostgREST checks it before any SQL: it must parse,
 /// be an object or an array of objects with the same keys (unless `columns=` names them).
 struct RequestBody: Sendable {
@@ -22,28 +20,23 @@ struct RequestBody: Sendable {
     }
 
     init(json: String, columns: [String]?) throws(RESTError) {
-        let parsed: Any
-        do {
-            parsed = try JSONSerialization.jsonObject(with: Data(json.utf8), options: [.fragmentsAllowed])
-        } catch {
-            throw .invalidBody(.emptyOrInvalidJSON)
-        }
         self.json = json
-        if let object = parsed as? [String: Any] {
+        switch JSONBodyShape(json) {
+        case .object(let objectKeys):
             isObject = true
-            keys = columns ?? object.keys.sorted()
-        } else if let array = parsed as? [Any] {
+            keys = columns ?? objectKeys.sorted()
+        case .array(let elements):
             isObject = false
-            let objects = array.compactMap { $0 as? [String: Any] }
-            guard objects.count == array.count else { throw .invalidBody(.mismatchedKeys) }
+            let objects = elements.compactMap { $0 }
+            guard objects.count == elements.count else { throw .invalidBody(.mismatchedKeys) }
             if let columns {
                 keys = columns
             } else {
-                let first = Set(objects.first?.keys.map { $0 } ?? [])
-                guard objects.allSatisfy({ Set($0.keys) == first }) else { throw .invalidBody(.mismatchedKeys) }
+                let first = objects.first ?? []
+                guard objects.allSatisfy({ $0 == first }) else { throw .invalidBody(.mismatchedKeys) }
                 keys = first.sorted()
             }
-        } else {
+        case .scalar, nil:
             throw .invalidBody(.emptyOrInvalidJSON)
         }
     }
