@@ -27,6 +27,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var headTimer: (task: Scheduled<Void>, firesAt: NIODeadline)?
     /// A request head was read and its response has not ended yet.
     private var responding = false
+    /// The handler has begun writing its response (its head went out).
+    private var responseStarted = false
     /// A request's body is still arriving.
     private var readingBody = false
     /// Body bytes since the body's clock last started.
@@ -35,7 +37,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// seconds would otherwise hold it forever.
     static let minimumBodyBytesPerWindow = 1024
     private var closed = false
-    /// The connection ends with this response (see ``endsConnection(_:)``).
+    /// The connection ends with this response (see ``endsConnection(_:)``): the request is passed
+    /// on as `Connection: close`, and the response says so.
     private var closeAfterResponse = false
 
     init(limits: HTTPLimits, client: ClientConnection) {
@@ -98,6 +101,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 head.headers.remove(name: "upgrade")
                 data = wrapInboundOut(.head(head))
             }
+            if closeAfterResponse {
+                // The server closes after a request that says `Connection: close`: so it is told.
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+                data = wrapInboundOut(.head(head))
+            }
             // A body must keep coming: a kilobyte (or its end) within each header timeout.
             if Self.hasBody(head) { startBodyClock(context: context) }
         case .body(let part):
@@ -153,23 +161,22 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // Once refused (or cut off), the handler's own late reply must not follow the refusal.
+        guard !closed else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         switch unwrapOutboundIn(data) {
-        case .head(var response) where closeAfterResponse:
+        case .head where !closeAfterResponse:
+            responseStarted = true
+        case .head(var response):
+            responseStarted = true
             response.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(response)), promise: promise)
             return
-        case .end where closeAfterResponse:
-            responding = false
-            closed = true
-            stopHeadTimer()
-            let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-            let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.whenComplete { _ in loopBound.value.close(promise: nil) }
-            written.futureResult.cascade(to: promise)
-            context.write(data, promise: written)
-            return
         case .end:
             responding = false
+            responseStarted = false
             startClock(context: context, timeout: limits.idleTimeout)
         default:
             break
@@ -193,13 +200,15 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers `status` with `Connection: close` (unless a response is already on its way) and closes.
+    /// Answers `status` with `Connection: close` (unless the handler's response has begun: then
+    /// only closes) and closes. A request whose body turned out malformed (a bad chunk size) is
+    /// answered too: its handler is still waiting for the body.
     private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus, headers extra: HTTPHeaders = [:]) {
         closed = true
         deadline?.cancel()
         deadline = nil
         stopHeadTimer()
-        guard !responding else {
+        guard !responseStarted else {
             context.close(promise: nil)
             return
         }
