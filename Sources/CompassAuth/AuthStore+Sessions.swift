@@ -27,13 +27,18 @@ extension AuthStore {
         return session
     }
 
-    /// The token with `hash`, its session locked against a concurrent rotation.
+    /// The token with `hash`, it and its session locked against a concurrent rotation.
+    ///
+    /// The token's row is locked too, not only the session's: a refresh that waited for another
+    /// then reads the token as that one left it (revoked), and takes the reuse path, where
+    /// locking the session alone left it the token as first read and a second rotation failed on
+    /// the new token's unique hash (500).
     func lockToken(hash: String, on tx: PostgresConnection) async throws -> TokenRow? {
         let rows = try await tx.query("""
             SELECT t.id::int, t.session_id, t.user_id, t.revoked, t.updated_at, \(unescaped: SessionAssurance.columns)
               FROM auth.refresh_tokens AS t JOIN auth.sessions AS s ON s.id = t.session_id
              WHERE t.token_hash = \(hash)
-               FOR UPDATE OF s
+               FOR UPDATE OF s, t
             """)
         guard let row = rows.first else { return nil }
         let (id, session, user, revoked, updated) = try row.decode((Int, UUID, UUID, Bool, Date).self)

@@ -120,6 +120,22 @@ struct SessionTests {
         }
     }
 
+    @Test("concurrent refreshes of one token (two tabs) all succeed with the same new token")
+    func concurrentRefreshes() async throws {
+        try await AuthHarness.with { auth in
+            for round in 0..<3 {
+                let signedIn = try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword)
+                let token = try #require(signedIn["refresh_token"])
+                let replies = try await withThrowingTaskGroup(of: AuthHarness.Reply.self) { group in
+                    for _ in 0..<4 { group.addTask { try await auth.refresh(token) } }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(replies.map(\.status) == Array(repeating: .ok, count: 4), "round \(round): \(replies.map(\.text))")
+                #expect(Set(replies.compactMap { $0["refresh_token"] }).count == 1, "round \(round): one successor")
+            }
+        }
+    }
+
     @Test("logout scopes: local ends this session, others all but this one, global every one")
     func logoutScopes() async throws {
         try await AuthHarness.with { auth in
