@@ -4,6 +4,7 @@ import CompassTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Postgres
 
 /// `/admin/users`: account management for the `service_role` key only.
 extension AuthAPI {
@@ -120,10 +121,16 @@ extension AuthAPI {
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
         // A new password ends every session of the account, as GoTrue's admin update does.
-        let user = try await store.transaction { tx in
-            try await store.updateUser(
-                id: id, email: email, password: body.password, userMetadata: body.user_metadata, appMetadata: body.app_metadata,
-                confirmEmail: body.email_confirm, on: tx)
+        let user: AuthUser?
+        do {
+            user = try await store.transaction { tx in
+                try await store.updateUser(
+                    id: id, email: email, password: body.password, userMetadata: body.user_metadata,
+                    appMetadata: body.app_metadata, confirmEmail: body.email_confirm, on: tx)
+            }
+        } catch SQLState.uniqueViolation {
+            // The only unique column it writes: another account has the address.
+            throw AuthError.emailExists
         }
         guard let user else { throw AuthError.userNotFound }
         return try JSONReply.encoded(user)

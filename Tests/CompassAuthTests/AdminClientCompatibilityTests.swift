@@ -94,6 +94,11 @@ struct AdminClientCompatibilityTests {
             let confirmed = try await auth.send(.put, "/admin/users/\(madeID)", bearer: admin, json: #"{"email_confirm":true}"#)
             let after = (confirmed.object["identities"] as? [[String: Any]])?.first?["identity_data"] as? [String: Any]
             #expect(after?["email_verified"] as? Bool == true)
+            // Another account's address, in any case: GoTrue's 422, and nothing changes.
+            let taken = try await auth.send(.put, "/admin/users/\(madeID)", bearer: admin, json: #"{"email":"Maria.Rivera@example.com"}"#)
+            #expect(taken.status == .unprocessableContent, "\(taken.text)")
+            #expect(taken.code == "email_exists")
+            #expect(try await auth.send(.get, "/admin/users/\(madeID)", bearer: admin)["email"] == "later@example.com")
 
             // Accounts that existed before identities did (the demo's) have theirs too.
             let maria = try await auth.send(.get, "/admin/users/a1000000-0000-4000-8000-000000000001", bearer: admin)
