@@ -110,6 +110,30 @@ struct FanOutTests {
         }
     }
 
+    @Test("a change to a table no channel watches is passed over unparsed; once watched it is delivered")
+    func changesNobodyWatchesAreNotParsed() async throws {
+        try await FanOutHarness.with { harness in
+            func counters() -> (received: Double, unwatched: Double) {
+                let text = harness.metrics.registry.emitToString()
+                return (metricValue(text, "realtime_changes_received_total") ?? 0, metricValue(text, "realtime_changes_unwatched_total") ?? 0)
+            }
+            // Someone watches documents only: interactions are nobody's.
+            let documents = try await harness.subscribe(
+                Demo.claims(Demo.sofia), [["event": "*", "schema": "public", "table": "documents"]], topic: "realtime:docs")
+            for index in 0..<3 { try await harness.insertInteraction(by: Demo.sofia, content: "unwatched \(index)") }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while counters().received < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(counters().received == 3)
+            #expect(counters().unwatched == 3)
+            #expect(documents.queuedCount == 0)
+            let interactions = try await harness.subscribe(Demo.claims(Demo.sofia), [Self.allInteractions])
+            let id = try await harness.insertInteraction(by: Demo.sofia, content: "watched")
+            let events = try await interactions.changeEvents(expecting: 1)
+            #expect(events.compactMap { $0.recordValue("id") } == [id])
+            #expect(counters().unwatched == 3)
+        }
+    }
+
     @Test func twoWorkersOnOneDatabaseEachDeliverEveryChangeOnce() async throws {
         try await FanOutHarness.with { first in
             try await first.withSecondWorker { second in

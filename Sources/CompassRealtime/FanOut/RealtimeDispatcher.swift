@@ -62,7 +62,13 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
 
     public func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure) {
         metrics.changesReceived.increment(by: Int64(changes.count))
-        let parsed = await parse(changes)
+        // A change no channel could match is not parsed: its rows (up to a megabyte each, a
+        // page of 2,000) would cost memory and CPU for nobody. A channel that joins meanwhile
+        // misses it as it would a change committed just before it joined.
+        let watched = registry.watchedTables
+        let wanted = changes.filter { watched.contains(RealtimeTableName(schema: $0.schema, table: $0.table)) }
+        metrics.changesUnwatched.increment(by: Int64(changes.count - wanted.count))
+        let parsed = await parse(wanted)
         guard !parsed.isEmpty else { return }
         let plan = VisibilityPlan(changes: parsed, matches: registry.match(parsed))
         let visible: [Set<Int>]

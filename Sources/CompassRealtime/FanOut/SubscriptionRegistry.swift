@@ -275,6 +275,11 @@ public final class SubscriptionRegistry: Sendable {
 
     // MARK: - Matching
 
+    /// The tables some joined channel watches now.
+    var watchedTables: Set<RealtimeTableName> {
+        state.withLock { Set($0.tables.keys) }
+    }
+
     /// For each change, the channels whose bindings want it (type, table, filter), with the ids.
     func match(_ changes: [ParsedChange]) -> [[ChannelMatch]] {
         state.withLock { state in

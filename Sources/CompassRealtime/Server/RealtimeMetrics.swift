@@ -12,6 +12,7 @@ public final class RealtimeMetrics: Sendable {
     let channels: Gauge
     let bindings: Gauge
     let changesReceived: Counter
+    let changesUnwatched: Counter
     let eventsQueued: Counter
     let messagesSent: Counter
     let clientsDropped: Counter
@@ -30,6 +31,8 @@ public final class RealtimeMetrics: Sendable {
         bindings = registry.makeGauge(descriptor: name("subscriptions", "", "postgres_changes bindings of joined channels."))
         changesReceived = registry.makeCounter(
             descriptor: name("changes_received", "total", "Row changes read from realtime.changes."))
+        changesUnwatched = registry.makeCounter(
+            descriptor: name("changes_unwatched", "total", "Row changes passed over unparsed: no channel watched their table."))
         eventsQueued = registry.makeCounter(
             descriptor: name("events_authorized", "total", "Change events that passed filters and RLS and were queued."))
         messagesSent = registry.makeCounter(descriptor: name("messages_sent", "total", "Frames written to clients."))
