@@ -15,6 +15,8 @@ public final class ClientOutbox: Sendable {
     public let version: RealtimeProtocolVersion
     /// The most frames that may wait; one more closes the client.
     public let capacity: Int
+    /// The most bytes that may wait (a frame can hold a megabyte-sized record); more closes the client.
+    public let maximumBytes: Int
     private let state: Mutex<State>
 
     /// A frame waiting to be written, with the change's time for the latency metric.
@@ -50,6 +52,8 @@ public final class ClientOutbox: Sendable {
 
     private struct State {
         var frames: [Frame] = []
+        /// The waiting frames' text, in UTF-8 bytes.
+        var bytes = 0
         var closing: CloseReason?
         var closeTaken = false
         /// The writer, waiting for frames.
@@ -78,10 +82,11 @@ public final class ClientOutbox: Sendable {
     }
 
     /// Makes an empty outbox.
-    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int) {
+    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max) {
         self.clientID = clientID
         self.version = version
         self.capacity = max(1, capacity)
+        self.maximumBytes = max(1, maximumBytes)
         self.state = Mutex(State())
     }
 
@@ -101,12 +106,16 @@ public final class ClientOutbox: Sendable {
         let (result, waiters, sink) = state.withLock {
             state -> (EnqueueResult, [CheckedContinuation<Void, Never>], (any ClientOutboxSink)?) in
             guard state.closing == nil else { return (.dropped, [], nil) }
-            if state.frames.count >= capacity {
+            let size = frame.text.utf8.count
+            // A first frame always fits: one large event is not a slow client.
+            if state.frames.count >= capacity || !state.frames.isEmpty && state.bytes > maximumBytes - size {
                 state.frames.removeAll()
+                state.bytes = 0
                 state.closing = .slowConsumer
                 return (.overflowed, state.takeWaiters(), nil)
             }
             state.frames.append(frame)
+            state.bytes += size
             return (.queued, state.takeWaiters(), state.tellSink())
         }
         for waiter in waiters { waiter.resume() }
@@ -130,6 +139,7 @@ public final class ClientOutbox: Sendable {
             state.sinkTold = false
             var taken: [Frame] = []
             swap(&taken, &state.frames)
+            state.bytes = 0
             return (taken, state.closing != nil)
         }
     }
@@ -181,6 +191,7 @@ public final class ClientOutbox: Sendable {
                     // peak size held for the rest of the connection.
                     var taken: [Frame] = []
                     swap(&taken, &state.frames)
+                    state.bytes = 0
                     return .frames(taken)
                 }
                 if let reason = state.closing, !state.closeTaken {

@@ -22,9 +22,9 @@ extension RealtimeAPI {
             logger.debug("websocket upgrade refused", metadata: ["http.status": "401", "realtime.reason": "\(error.reason)"])
             return .refuse(.unauthorized, body: JSONReply.errorBody(error.reason))
         }
-        let capacity = hub.configuration.outboundBufferFrames
+        let (capacity, maximumBytes) = (hub.configuration.outboundBufferFrames, hub.configuration.outboundBufferBytes)
         return .upgrade { inbound, outbound, context in
-            guard let outbox = hub.registry.addClient(version: version, capacity: capacity) else {
+            guard let outbox = hub.registry.addClient(version: version, capacity: capacity, maximumBytes: maximumBytes) else {
                 try await outbound.close(.goingAway, reason: "Server is shutting down")
                 return
             }

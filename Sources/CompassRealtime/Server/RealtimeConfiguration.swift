@@ -12,11 +12,15 @@ import CompassHTTP
 /// | `COMPASS_REALTIME_POLL_INTERVAL_SECONDS` | 1 | poll for changes at least this often |
 /// | `COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS` | 60 | close a socket silent this long |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER` | 1000 | frames a client may have waiting |
+/// | `COMPASS_REALTIME_OUTBOUND_BUFFER_BYTES` | 16777216 | bytes a client may have waiting (16 MiB) |
 /// | `COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT` | 100 | channels one connection may join |
 /// | `COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN` | 100 | `postgres_changes` entries one join may carry |
 public struct RealtimeConfiguration: Sendable {
     /// Frames a client may have waiting before it is closed as too slow.
     public var outboundBufferFrames = 1000
+    /// Bytes a client may have waiting before it is closed as too slow: frames can hold
+    /// megabyte-sized records, so a frame count alone let one unread socket pin a gigabyte.
+    public var outboundBufferBytes = 16 << 20
     /// Channels one connection may join (the reference's `max_channels_per_client`).
     public var maximumChannelsPerConnection = 100
     /// `postgres_changes` entries one join may carry; more refuse the join.
@@ -61,6 +65,7 @@ public struct RealtimeConfiguration: Sendable {
         if let interval = try environment.seconds("COMPASS_REALTIME_POLL_INTERVAL_SECONDS") { fallbackPollInterval = interval }
         if let timeout = try environment.seconds("COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS") { idleTimeout = timeout }
         if let frames = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER") { outboundBufferFrames = frames }
+        if let bytes = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER_BYTES") { outboundBufferBytes = bytes }
         if let channels = try environment.positiveInteger("COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT") {
             maximumChannelsPerConnection = channels
         }

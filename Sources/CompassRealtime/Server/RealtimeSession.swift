@@ -85,7 +85,7 @@ struct RealtimeSession: Sendable {
         let code: WebSocketErrorCode
         switch reason {
         case .slowConsumer:
-            message = "Client is too slow: more than \(outbox.capacity) messages were waiting"
+            message = "Client is too slow: more than \(outbox.capacity) messages or \(outbox.maximumBytes) bytes were waiting"
             code = .policyViolation
             logger.notice("closing a slow client", metadata: ["realtime.client": "\(clientID)"])
         case .shutdown:
