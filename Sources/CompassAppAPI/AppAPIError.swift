@@ -74,6 +74,9 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
             return reply
         case let error as BodyTooLarge:
             return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
+        case let error where error.isMalformedHTTP:
+            // The body ended early (the client hung up mid-body) or was malformed: the client's doing, not ours.
+            return AppAPIError(status: .badRequest, code: "invalid_body", message: "the request body ended early or was malformed")
         case let error as PostgresError where error.sqlState == .characterNotInRepertoire:
             // The Postgres client refuses a NUL byte in a bound value before sending it.
             return AppAPIError.invalidParameter("a value contains a NUL byte (\\u0000), which text cannot hold")
