@@ -19,6 +19,7 @@ struct MalformedHTTPTests {
         ("a WebSocket upgrade without a key", Array(Self.upgrade(key: nil).utf8), "400"),
         ("a WebSocket upgrade by POST", Array(Self.upgrade(method: "POST").utf8), "400"),
         ("a WebSocket upgrade of version 99", Array(Self.upgrade(version: "99").utf8), "426"),
+        ("a WebSocket upgrade without Connection: Upgrade", Array(Self.upgrade().replacingOccurrences(of: "Connection: Upgrade\r\n", with: "").utf8), "400"),
     ]
 
     /// A WebSocket upgrade request to the realtime path (a valid one unless told otherwise).
@@ -86,6 +87,32 @@ struct MalformedHTTPTests {
                 #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(name): \(reply.prefix(80))")
                 #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(name): one reply only: \(reply)")
                 #expect(closed, "\(name)")
+            }
+        }
+    }
+
+    @Test("bytes sent right behind a WebSocket handshake, or behind a closing request, do not take the worker down")
+    func bytesBehindAnUpgradeOrAClosingRequest() async throws {
+        try await ServerHarness.with { harness in
+            let handshake = Self.upgrade().replacingOccurrences(of: "?vsn=1.0.0", with: "?apikey=\(harness.keys.anon)&vsn=1.0.0")
+            for behind in ["GET /health HTTP/1.1\r\nHost: x\r\n\r\n", "\u{81}\u{85}abcdhello", "garbage\r\n\r\n"] {
+                for withConnectionHeader in [true, false] {
+                    let connection = try RawConnection(port: harness.port)
+                    let request = withConnectionHeader ? handshake : handshake.replacingOccurrences(of: "Connection: Upgrade\r\n", with: "")
+                    await connection.send(request + behind)
+                    let reply = await connection.read(timeout: .seconds(5)) { $0.contains("\r\n\r\n") }
+                    #expect(reply.hasPrefix(withConnectionHeader ? "HTTP/1.1 101 " : "HTTP/1.1 400 "), "\(reply.prefix(40))")
+                    connection.hangUp()
+                    #expect(try await RawConnection.get("/health", port: harness.port, headers: [:]) == 200, "the worker is alive")
+                }
+            }
+            // A closing request with another behind it gets its own reply, then the connection closes.
+            for first in ["GET /health HTTP/1.0\r\n\r\n", "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"] {
+                let connection = try RawConnection(port: harness.port)
+                await connection.send(first + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                let (reply, closed) = await connection.readUntilClosed(timeout: .seconds(10))
+                #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.hasSuffix(#"{"status":"ok"}"#), "\(reply.prefix(60))")
+                #expect(closed)
             }
         }
     }

@@ -123,14 +123,18 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    /// An upgrade to WebSocket that RFC 6455 refuses: not a GET or without a key (400), or a
-    /// version other than 13 (426, naming the version served).
+    /// An upgrade to WebSocket that RFC 6455 refuses: not a GET, without `Connection: Upgrade`
+    /// or without a key (400), or a version other than 13 (426, naming the version served).
+    ///
+    /// Without `Connection: Upgrade` the HTTP decoder does not stop after the request, so it
+    /// would decode bytes sent behind it as another request, which NIO then hands to the
+    /// WebSocket's frame decoder (a trap that took the worker down).
     static func malformedWebSocketUpgrade(_ head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: HTTPHeaders)? {
         let protocols = head.headers[canonicalForm: "upgrade"]
-        guard protocols.contains(where: { $0.lowercased().hasPrefix("websocket") }),
-            head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" })
-        else { return nil }
-        guard head.method == .GET, !(head.headers.first(name: "sec-websocket-key") ?? "").isEmpty else {
+        guard protocols.contains(where: { $0.lowercased().hasPrefix("websocket") }) else { return nil }
+        guard head.method == .GET, head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" }),
+            !(head.headers.first(name: "sec-websocket-key") ?? "").isEmpty
+        else {
             return (.badRequest, [:])
         }
         guard head.headers.first(name: "sec-websocket-version") == "13" else {
@@ -185,6 +189,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Bytes behind a request that ends its connection (`Connection: close`, HTTP/1.0): by
+        // then the request is being answered, and the connection closes after that reply anyway.
+        if let error = error as? HTTPParserError, error == .closedConnection, closeAfterResponse || responding {
+            return
+        }
         if let error = error as? HTTPParserError, !closed {
             refuse(context: context, status: Self.status(for: error))
         }

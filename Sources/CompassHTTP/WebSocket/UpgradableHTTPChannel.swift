@@ -85,7 +85,13 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                         switch await this.decide(head, logger: logger) {
                         case (.upgrade(let handler), let configuration?):
                             let upgrade = Upgrade(handler: handler, configuration: configuration)
-                            channel.eventLoop.execute { accepted.value = upgrade }
+                            channel.eventLoop.execute {
+                                accepted.value = upgrade
+                                // Out before NIO removes the HTTP decoder: bytes the client sent right
+                                // behind the handshake then arrive raw, and the guard reads only HTTP
+                                // parts (a raw buffer trapped it and took the worker down).
+                                try? channel.pipeline.syncOperations.removeHandler(requestGuard.value)
+                            }
                             return HTTPHeaders()
                         case (.upgrade, nil):
                             return nil
@@ -99,8 +105,6 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 upgradePipelineHandler: { channel, _ in
                     channel.eventLoop.makeCompletedFuture {
                         guard let upgrade = accepted.value else { throw ChannelError.inappropriateOperationForState }
-                        // Frames are not HTTP: the guard's part is done.
-                        try channel.pipeline.syncOperations.removeHandler(requestGuard.value)
                         let asyncChannel = try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
                         return .webSocket(asyncChannel, upgrade)
