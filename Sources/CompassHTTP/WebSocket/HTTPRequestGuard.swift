@@ -88,14 +88,16 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(context: context, status: .uriTooLong)
                 return
             }
+            // One scan without allocating for every request; the upgrade rules only for those that ask.
+            let asksUpgrade = head.headers.contains(name: "upgrade")
             // NIO's upgrader passes over these without a word, and drops the request with them.
-            if let refusal = Self.malformedWebSocketUpgrade(head) {
+            if asksUpgrade, let refusal = Self.malformedWebSocketUpgrade(head) {
                 refuse(context: context, status: refusal.status, headers: refusal.headers)
                 return
             }
             responding = true
-            closeAfterResponse = Self.endsConnection(head)
-            if Self.asksForAnotherProtocol(head) {
+            closeAfterResponse = (asksUpgrade || head.version == .http1_0) && Self.endsConnection(head)
+            if asksUpgrade && Self.asksForAnotherProtocol(head) {
                 // `curl --http2` asks for h2c: answer in HTTP/1.1, as a server may ignore Upgrade.
                 // NIO's upgrade handler would drop the request instead of passing it on.
                 head.headers.remove(name: "upgrade")
