@@ -14,6 +14,9 @@ public struct RealtimeChange: Sendable, Hashable {
     public var oldRecordJSON: String?
     /// When the change was recorded (the writer's clock), in microseconds since 1970: the `commit_timestamp`.
     public var recordedAtMicroseconds: Int64
+    /// Read without its rows, because no channel watched its table (see
+    /// ``RealtimeChangeSink/wantedTables``): it is for no one.
+    public var rowsLeftUnread = false
 
     /// Makes a change.
     public init(
@@ -41,10 +44,14 @@ public protocol RealtimeChangeSink: Sendable {
     func sourceConnected(reconnected: Bool) async
     /// The source's link to the database dropped; it reconnects on its own.
     func sourceDisconnected()
+    /// The tables whose changes the sink wants with their rows now (nil: every table's).
+    /// The source reads other changes without their rows, which can be megabytes each.
+    var wantedTables: Set<RealtimeTableName>? { get }
 }
 
 extension RealtimeChangeSink {
     public func sourceDisconnected() {}
+    public var wantedTables: Set<RealtimeTableName>? { nil }
 }
 
 /// A batch the fan-out could not deliver to anyone; the source keeps its place and retries.

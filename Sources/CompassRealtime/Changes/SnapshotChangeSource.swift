@@ -22,6 +22,9 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
     public var fallbackInterval: Duration = .seconds(1)
     /// Rows read per statement; a larger backlog is read in several pages.
     public var pageSize = 2000
+    /// Bytes of rows (`record` and `old_record` text) a page stops after: 2,000 rows of a
+    /// megabyte each must not be read at once. A page always holds at least one change.
+    public var pageByteBudget = 32 << 20
     let logger: Logger
 
     /// Makes a source; nothing connects until ``run(into:)``.
@@ -94,91 +97,25 @@ public struct SnapshotChangeSource: RealtimeChangeSource {
     /// only moves after a page is delivered, so a failure mid-way (of the database, or a
     /// ``RealtimeDeliveryFailure`` of the sink) resumes exactly after the last delivered change.
     func drain(_ cursor: inout ChangeCursor, into sink: some RealtimeChangeSink) async throws {
-        var read = try await readPage(after: cursor)
+        var rowLimit = pageSize
+        var read = try await readPage(after: cursor, rowLimit: rowLimit, wanted: sink.wantedTables)
         while true {
             var advanced = cursor
             advanced.advance(
-                roundSnapshot: read.snapshot, last: read.page.last?.position, pageWasFull: read.page.count >= pageSize)
+                roundSnapshot: read.snapshot, last: read.changes.last?.position,
+                pageWasFull: read.changes.count >= rowLimit || read.rowBytes >= pageByteBudget)
             let afterPage = advanced
-            if read.page.isEmpty {
+            if read.changes.isEmpty {
                 cursor = afterPage
                 return
             }
-            async let following = readPage(after: afterPage)
-            try await sink.deliver(read.page.map(\.change))
+            // Pages of large rows stay about one budget long; pages that fit grow back.
+            rowLimit = read.rowBytes >= pageByteBudget ? read.changes.count : min(pageSize, rowLimit * 2)
+            let nextRowLimit = rowLimit
+            async let following = readPage(after: afterPage, rowLimit: nextRowLimit, wanted: sink.wantedTables)
+            try await sink.deliver(try await fillingRows(of: read.changes.map(\.change), wanted: sink.wantedTables))
             cursor = afterPage
             read = try await following
         }
-    }
-
-    private func readPage(after cursor: ChangeCursor) async throws -> (snapshot: String, page: [PagedChange]) {
-        if let round = cursor.pendingRound {
-            let query: PostgresQuery = """
-                SELECT \(unescaped: Self.columns)
-                  FROM realtime.changes AS c
-                 WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
-                   AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
-                   AND pg_visible_in_snapshot(c.xid, \(round.snapshot)::pg_snapshot)
-                   AND (c.xid, c.id) > (\(round.last.xid)::xid8, \(round.last.id))
-                 ORDER BY c.xid, c.id
-                 LIMIT \(pageSize)
-                """
-            let result = try await database.asServiceRole([Self.indexOnly, query])[1]
-            return (round.snapshot, try result.map { try Self.change(from: $0, offset: 0) })
-        }
-        // One statement takes the new snapshot and reads with it: pg_current_snapshot() is
-        // the statement's own snapshot, so "visible now" and "read now" are the same set.
-        let query: PostgresQuery = """
-            SELECT pg_current_snapshot()::text, page.*
-              FROM (SELECT 1) AS one
-              LEFT JOIN LATERAL (
-                    SELECT \(unescaped: Self.columns)
-                      FROM realtime.changes AS c
-                     WHERE c.xid >= pg_snapshot_xmin(\(cursor.snapshot)::pg_snapshot)
-                       AND NOT pg_visible_in_snapshot(c.xid, \(cursor.snapshot)::pg_snapshot)
-                     ORDER BY c.xid, c.id
-                     LIMIT \(pageSize)
-                   ) AS page ON true
-            """
-        let result = try await database.asServiceRole([Self.indexOnly, query])[1]
-        let snapshot = try result[0].decode(String.self, at: 0)
-        var page: [PagedChange] = []
-        page.reserveCapacity(result.count)
-        for row in result where !row.isNull(at: 1) {
-            page.append(try Self.change(from: row, offset: 1))
-        }
-        return (snapshot, page)
-    }
-
-    /// A change with its place in page order.
-    struct PagedChange {
-        var change: RealtimeChange
-        var position: ChangeCursor.Position
-    }
-
-    /// The poll must walk the (xid, id) index: a sequential scan, chosen on stale statistics
-    /// of this fast-growing table, would read every stored change on every poll.
-    private static let indexOnly: PostgresQuery = "SELECT set_config('enable_seqscan', 'off', true)"
-
-    private static let columns = """
-        c.id, c.schema_name, c.table_name, c.type, c.record::text, c.old_record::text,
-        (extract(epoch FROM c.created_at) * 1000000)::int8, c.xid::text
-        """
-
-    private static func change(from row: PostgresRow, offset: Int) throws -> PagedChange {
-        let typeName = try row.decode(String.self, at: offset + 3)
-        guard let type = RealtimeChangeType(rawValue: typeName) else {
-            throw PostgresDecodingFailure("unknown change type")
-        }
-        let change = RealtimeChange(
-            id: try row.decode(Int64.self, at: offset),
-            schema: try row.decode(String.self, at: offset + 1),
-            table: try row.decode(String.self, at: offset + 2),
-            type: type,
-            recordJSON: try row.decode(String?.self, at: offset + 4),
-            oldRecordJSON: try row.decode(String?.self, at: offset + 5),
-            recordedAtMicroseconds: try row.decode(Int64.self, at: offset + 6))
-        let position = ChangeCursor.Position(xid: try row.decode(String.self, at: offset + 7), id: change.id)
-        return PagedChange(change: change, position: position)
     }
 }

@@ -60,13 +60,19 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         sourceState.withLock { $0.connected = false }
     }
 
+    /// The tables some channel watches: the source reads the rows of their changes only.
+    public var wantedTables: Set<RealtimeTableName>? { registry.watchedTables }
+
     public func deliver(_ changes: [RealtimeChange]) async throws(RealtimeDeliveryFailure) {
         metrics.changesReceived.increment(by: Int64(changes.count))
         // A change no channel could match is not parsed: its rows (up to a megabyte each, a
-        // page of 2,000) would cost memory and CPU for nobody. A channel that joins meanwhile
-        // misses it as it would a change committed just before it joined.
+        // page of 2,000) would cost memory and CPU for nobody, and the source did not read
+        // them. A channel that joins meanwhile misses it as it would a change committed just
+        // before it joined.
         let watched = registry.watchedTables
-        let wanted = changes.filter { watched.contains(RealtimeTableName(schema: $0.schema, table: $0.table)) }
+        let wanted = changes.filter {
+            !$0.rowsLeftUnread && watched.contains(RealtimeTableName(schema: $0.schema, table: $0.table))
+        }
         metrics.changesUnwatched.increment(by: Int64(changes.count - wanted.count))
         let parsed = await parse(wanted)
         guard !parsed.isEmpty else { return }
