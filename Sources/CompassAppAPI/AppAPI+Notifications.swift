@@ -1,5 +1,6 @@
 import CompassData
 import CompassDomain
+import CompassHTTP
 import Foundation
 import Hummingbird
 
@@ -68,6 +69,9 @@ extension AppAPI {
     func jsonObject(_ request: Request) async throws -> [String: JSONValue] {
         let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
         guard buffer.readableBytes > 0 else { return [:] }
+        guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: buffer.readableBytesView) else {
+            throw AppAPIError.invalidBody("the body nests JSON more than \(JSONNesting.maximumDepth) levels deep")
+        }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)),
             case .object(let object) = value
         else { throw AppAPIError.invalidBody("the body is not a JSON object") }

@@ -92,6 +92,9 @@ public struct AuthAPI: CompassAPI {
         } catch {
             throw .badJSON()
         }
+        guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: buffer.readableBytesView) else {
+            throw .badJSON(detail: "nested more than \(JSONNesting.maximumDepth) levels deep")
+        }
         let body: T
         do {
             body = try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))

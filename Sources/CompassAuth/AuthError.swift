@@ -106,8 +106,8 @@ extension AuthError {
     static let unstorableText = AuthError(
         .badRequest, "validation_failed", "Request contains a character that cannot be stored (such as NUL)")
 
-    static func badJSON() -> AuthError {
-        AuthError(.badRequest, "bad_json", "Could not parse request body as JSON")
+    static func badJSON(detail: String? = nil) -> AuthError {
+        AuthError(.badRequest, "bad_json", "Could not parse request body as JSON" + (detail.map { ": " + $0 } ?? ""))
     }
 
     static func tooLarge(_ limit: Int) -> AuthError {

@@ -66,6 +66,11 @@ struct CascadeDeleteTests {
             let malformed = try await harness.send(.post, "/api/interactions/\(id)/cascade-delete", as: H.sofia, json: "{confirm")
             #expect(malformed.status == .badRequest)
             #expect(malformed.code == "invalid_body")
+            let deep = #"{"confirmDelete":true,"x":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}"
+            let tooDeep = try await harness.send(.post, "/api/interactions/\(id)/cascade-delete", as: H.sofia, json: deep)
+            #expect(tooDeep.status == .badRequest)
+            #expect(tooDeep.code == "invalid_body")
+            #expect((tooDeep.object["message"] as? String)?.contains("64 levels") == true)
             #expect(try await exists(id, in: harness))
         }
     }

@@ -57,7 +57,21 @@ struct SessionTests {
             #expect(legacy["msg"] != nil)
             let bad = try await auth.send(.post, "/signup", json: "{")
             #expect(bad.code == "bad_json")
-            let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email IN ('weak@example.com', 'not-an-email')")
+            // A body nested past 64 levels is refused before decoding (it cost CPU growing
+            // with the square of the depth); 64 levels are kept as sent.
+            func nested(_ depth: Int) -> String { String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) }
+            let deep = try await auth.send(
+                .post, "/signup", json: #"{"email":"deep@example.com","password":"secret-123","data":{"d":"# + nested(63) + "}}")
+            #expect(deep.status == .badRequest)
+            #expect(deep.code == "bad_json")
+            #expect(deep["message"]?.contains("64 levels") == true)
+            let deepest = try await auth.send(
+                .post, "/signup", json: #"{"email":"deepest@example.com","password":"secret-123","data":{"d":"# + nested(62) + "}}")
+            #expect(deepest.status == .ok)
+            let stored = try await auth.query(
+                "SELECT jsonb_array_length(raw_user_meta_data->'d')::int FROM auth.users WHERE email = 'deepest@example.com'")
+            #expect(try stored[0].decode(Int.self, at: 0) == 1)
+            let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email IN ('weak@example.com', 'not-an-email', 'deep@example.com')")
             #expect(try count[0].decode(Int.self, at: 0) == 0)
         }
     }

@@ -23,18 +23,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case object([String: JSONValue])
 
     /// Decodes whichever JSON value comes next.
+    ///
+    /// Strings, the commonest values, are tried first: each failed try builds an error with the
+    /// whole coding path, so the tries cost time growing with the depth (callers bound it).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
