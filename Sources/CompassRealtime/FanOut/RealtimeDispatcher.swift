@@ -76,7 +76,7 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
         metrics.changesUnwatched.increment(by: Int64(changes.count - wanted.count))
         let parsed = await parse(wanted)
         guard !parsed.isEmpty else { return }
-        let plan = VisibilityPlan(changes: parsed, matches: registry.match(parsed))
+        let plan = VisibilityPlan(changes: parsed, matches: await registry.match(parsed))
         let visible: [Set<Int>]
         do {
             visible = try await database.retryingWhileUnavailable("check row visibility") {

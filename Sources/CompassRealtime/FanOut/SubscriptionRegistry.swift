@@ -48,9 +48,17 @@ public struct ChannelRecord: Sendable {
 /// while a batch is planned) retains one reference, not the record's strings and claims.
 final class JoinedChannel: Sendable {
     let record: ChannelRecord
+    /// The bindings per table, each distinct binding once: matching reads a table's only.
+    let bindingsByTable: [RealtimeTableName: [TableBinding]]
 
     init(_ record: ChannelRecord) {
         self.record = record
+        var seen: Set<TableBinding> = []
+        var byTable: [RealtimeTableName: [TableBinding]] = [:]
+        for binding in record.bindings where seen.insert(binding).inserted {
+            byTable[binding.table, default: []].append(binding)
+        }
+        self.bindingsByTable = byTable
     }
 }
 
@@ -280,37 +288,30 @@ public final class SubscriptionRegistry: Sendable {
         state.withLock { Set($0.tables.keys) }
     }
 
-    /// For each change, the channels whose bindings want it (type, table, filter), with the ids.
-    func match(_ changes: [ParsedChange]) -> [[ChannelMatch]] {
+    /// For each change, the channels with a binding that may want it: every channel watching
+    /// its table, except those whose only bindings there are `eq` filters on other values.
+    ///
+    /// Only this lookup holds the lock. Evaluating the bindings (``match(_:)``) can take long
+    /// (thousands of channels, each with a hundred filters), and everything that touches the
+    /// registry (every inbound frame, every join) would wait on it.
+    func candidates(for changes: [ParsedChange]) -> [[JoinedChannel]] {
         state.withLock { state in
             changes.map { parsed in
                 guard let index = state.tables[parsed.table.name] else { return [] }
-                var candidates = Array(index.scanned.keys)
-                var sources = candidates.isEmpty ? 0 : 1
+                var keys = Array(index.scanned.keys)
+                var sources = keys.isEmpty ? 0 : 1
                 for (column, values) in index.byValue {
                     guard let kind = parsed.table.column(named: column)?.kind,
                         let json = parsed.filterValue(column),
                         let value = RealtimeFilterValue(json: json, kind: kind),
                         let channels = values[value]
                     else { continue }
-                    candidates.append(contentsOf: channels.keys)
+                    keys.append(contentsOf: channels.keys)
                     sources += 1
                 }
                 // A channel can be in several of the lists; one list has each channel once.
-                if sources > 1 { candidates = Array(Set(candidates)) }
-                var matches: [ChannelMatch] = []
-                matches.reserveCapacity(candidates.count)
-                for key in candidates {
-                    guard let joined = state.channels[key] else { continue }
-                    var ids: [Int] = []
-                    for binding in joined.record.bindings where binding.table == parsed.table.name {
-                        guard binding.changeType == nil || binding.changeType == parsed.change.type else { continue }
-                        if let filter = binding.filter, !filter.matches(parsed.filterValue(filter.column)) { continue }
-                        if !ids.contains(binding.id) { ids.append(binding.id) }
-                    }
-                    if !ids.isEmpty { matches.append(ChannelMatch(joined: joined, ids: ids)) }
-                }
-                return matches
+                if sources > 1 { keys = Array(Set(keys)) }
+                return keys.compactMap { state.channels[$0] }
             }
         }
     }

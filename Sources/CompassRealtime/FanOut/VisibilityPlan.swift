@@ -12,7 +12,7 @@ struct VisibilityCheck: Sendable {
 /// and given their answers, which channel receives which change.
 ///
 /// ```swift
-/// let plan = VisibilityPlan(changes: parsed, matches: registry.match(parsed))
+/// let plan = VisibilityPlan(changes: parsed, matches: await registry.match(parsed))
 /// let answers = try await authorizer.visibleRows(plan.checks)   // the only I/O
 /// for (change, receivers) in zip(parsed, plan.receivers(given: answers)) { … }
 /// ```
