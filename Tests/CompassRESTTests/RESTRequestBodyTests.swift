@@ -32,10 +32,22 @@ struct RESTRequestBodyTests {
             let ragged = try await rest.request(.post, "rest_body_rows", headers: ["Content-Type": "text/csv"], body: "label,amount\nx")
             #expect(ragged.isError("PGRST102", status: 400))
             #expect(ragged.object["message"] as? String == "All lines must have same number of fields")
+            // CRLF and CR line ends, quotes doubled inside quotes, non-ASCII text.
+            let lineEnds = try await rest.request(
+                .post, "rest_body_rows?select=label", headers: ["Content-Type": "text/csv", "Prefer": Self.representation],
+                body: "label,amount\r\n\"say \"\"hé\"\"\",1\rthird,2\r\n")
+            #expect(lineEnds.status == 201)
+            #expect(lineEnds.array.map { $0["label"] as? String } == ["say \"hé\"", "third"])
+            // One long name over many empty lines would repeat the name on every line.
+            let expanding = try await rest.request(
+                .post, "rest_body_rows", headers: ["Content-Type": "text/csv"],
+                body: String(repeating: "l", count: 20_000) + String(repeating: "\n", count: 2_000))
+            #expect(expanding.isError("PGRST102", status: 413))
+            #expect(expanding.object["message"] as? String == "Request body as JSON would be more than 16 times its size")
             let text = try await rest.request(.post, "rest_body_rows", headers: ["Content-Type": "text/plain"], body: "label")
             #expect(text.isError("PGRST102", status: 400))
             #expect(text.object["message"] as? String == "Content-Type not acceptable: text/plain")
-            #expect(try await rest.count("SELECT count(*) FROM public.rest_body_rows") == 3)
+            #expect(try await rest.count("SELECT count(*) FROM public.rest_body_rows") == 5)
         }
     }
 

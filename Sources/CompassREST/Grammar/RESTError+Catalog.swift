@@ -65,6 +65,7 @@ extension RESTError {
             case .mismatchedFieldCount: (400, "All lines must have same number of fields")
             case .unacceptableContentType(let type): (400, "Content-Type not acceptable: \(type)")
             case .tooLarge(let limit): (413, "Request body is larger than \(limit) bytes")
+            case .expandsTooMuch(let factor): (413, "Request body as JSON would be more than \(factor) times its size")
             }
         return RESTError(status: status, code: "PGRST102", message: message)
     }

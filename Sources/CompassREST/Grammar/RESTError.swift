@@ -61,6 +61,8 @@ extension RESTError {
         case unacceptableContentType(String)
         /// Longer than the configured limit, in bytes.
         case tooLarge(limit: Int)
+        /// A CSV body whose JSON would be more than `factor` times its size.
+        case expandsTooMuch(factor: Int)
     }
 
     /// What a PGRST202 says was searched for: named parameters (a GET, a form), those or a

@@ -19,63 +19,74 @@ enum BodyConversion {
     }
 
     /// CSV with a header line as a JSON array of objects; 400 PGRST102 when a line has another
-    /// number of fields than the header.
+    /// number of fields than the header, 413 when the JSON would pass ``csvExpansionLimit``.
     static func csvArray(_ body: String) throws(RESTError) -> String {
-        var records = CSVRecords.parse(body)
-        guard !records.isEmpty else { return "[]" }
-        let header = records.removeFirst()
-        var objects: [String] = []
-        for record in records {
-            guard record.count == header.count else { throw .invalidBody(.mismatchedFieldCount) }
-            let members = zip(header, record).map { name, field in
-                JSONText.quoted(name) + ":" + (field == "NULL" ? "null" : JSONText.quoted(field))
+        let limit = max(body.utf8.count * csvExpansionLimit, 64 << 10)
+        var names: [String]?
+        var output = "["
+        try CSVRecords.forEach(in: body) { (record) throws(RESTError) in
+            guard let names else {
+                names = record.map { JSONText.quoted($0) + ":" }
+                return
             }
-            objects.append("{" + members.joined(separator: ",") + "}")
+            guard record.count == names.count else { throw .invalidBody(.mismatchedFieldCount) }
+            if output.utf8.count > 1 { output += "," }
+            output += "{"
+            for (index, field) in record.enumerated() {
+                if index > 0 { output += "," }
+                output += names[index]
+                if field == "NULL" { output += "null" } else { JSONText.appendQuoted(field, to: &output) }
+            }
+            output += "}"
+            guard output.utf8.count <= limit else { throw .invalidBody(.expandsTooMuch(factor: csvExpansionLimit)) }
         }
-        return "[" + objects.joined(separator: ",") + "]"
+        return output + "]"
     }
+
+    /// How many times its own size a CSV body may grow as JSON. Each line repeats the header's
+    /// names: one long name over many empty lines turned 300 KB into gigabytes.
+    static let csvExpansionLimit = 16
 }
 
-/// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, CRLF or LF
-/// line ends; a final empty line is no record.
+/// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, CRLF, LF or
+/// CR line ends; a final empty line is no record. Read as bytes: every delimiter is ASCII.
 enum CSVRecords {
-    static func parse(_ text: String) -> [[String]] {
-        var records: [[String]] = []
+    /// Calls `body` with each record, in order, without holding them all.
+    static func forEach<Failure: Error>(in text: String, _ body: ([String]) throws(Failure) -> Void) throws(Failure) {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var record: [String] = []
-        var field = ""
+        var field: [UInt8] = []
         var quoted = false
-        var characters = Array(text)[...]
-        while let character = characters.popFirst() {
+        var bytes = text.utf8[...]
+        while let byte = bytes.popFirst() {
             if quoted {
-                if character == "\"" {
-                    if characters.first == "\"" {
-                        field.append("\"")
-                        characters = characters.dropFirst()
-                    } else {
-                        quoted = false
-                    }
+                if byte != quote {
+                    field.append(byte)
+                } else if bytes.first == quote {
+                    field.append(quote)
+                    bytes = bytes.dropFirst()
                 } else {
-                    field.append(character)
+                    quoted = false
                 }
                 continue
             }
-            switch character {
-            case "\"" where field.isEmpty: quoted = true
-            case ",":
-                record.append(field)
-                field = ""
-            case "\n", "\r\n", "\r":
-                record.append(field)
-                records.append(record)
-                record = []
-                field = ""
-            default: field.append(character)
+            switch byte {
+            case quote where field.isEmpty: quoted = true
+            case comma:
+                record.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+            case lineFeed, carriageReturn:
+                if byte == carriageReturn, bytes.first == lineFeed { bytes = bytes.dropFirst() }
+                record.append(String(decoding: field, as: UTF8.self))
+                field.removeAll(keepingCapacity: true)
+                try body(record)
+                record.removeAll(keepingCapacity: true)
+            default: field.append(byte)
             }
         }
         if !field.isEmpty || !record.isEmpty {
-            record.append(field)
-            records.append(record)
+            record.append(String(decoding: field, as: UTF8.self))
+            try body(record)
         }
-        return records
     }
 }
