@@ -31,7 +31,7 @@ extension PostgresQuery {
             binds.append(setting.value)
         }
         // The text depends only on the shape and how many settings there are: built once per pair.
-        let sql = settings.count < 8 ? scopeTexts[shape.rawValue][settings.count] : scopeText(shape, settingCount: settings.count)
+        let sql = settings.count < 12 ? scopeTexts[shape.rawValue][settings.count] : scopeText(shape, settingCount: settings.count)
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
@@ -49,8 +49,9 @@ extension PostgresQuery {
         case lookedUp, bound, sessions
     }
 
-    /// The scope statement's text per shape, for 0…7 further settings (REST sends 5 or 6).
-    private static let scopeTexts: [[String]] = ScopeShape.allCases.map { shape in (0..<8).map { scopeText(shape, settingCount: $0) } }
+    /// The scope statement's text per shape, for 0…11 further settings (REST sends 5 or 6, and
+    /// the role's own).
+    private static let scopeTexts: [[String]] = ScopeShape.allCases.map { shape in (0..<12).map { scopeText(shape, settingCount: $0) } }
 
     private static func scopeText(_ shape: ScopeShape, settingCount: Int) -> String {
         var sql = "SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)"

@@ -53,7 +53,30 @@ struct RequestIsolationTests {
                 WHERE s.setdatabase = 0 AND r.rolname IN ('anon', 'authenticated') ORDER BY 1
                 """
             ).map { try "\($0.decode(String.self, at: 0)) \($0.decode(String.self, at: 1))" }
-            #expect(timeouts == ["anon {statement_timeout=3s}", "authenticated {statement_timeout=8s}"])
+            #expect(timeouts == ["anon {statement_timeout=3s,jit=off}", "authenticated {statement_timeout=8s,jit=off}"])
+        }
+    }
+
+    @Test func eachRequestAppliesItsRolesOwnSettings() async throws {
+        try await ServerHarness.with { harness in
+            // JIT is off for the API roles (migration 0041: compiling ignores cancels); any setting a
+            // user may change applies when set on the role, this database's own included.
+            _ = try await harness.database.query(
+                "ALTER ROLE anon IN DATABASE \(unescaped: "\"\(harness.database.name)\"") SET work_mem = '7MB'")
+            _ = try await harness.database.query(
+                "CREATE FUNCTION public.setting_of(name text) RETURNS text LANGUAGE sql STABLE AS 'SELECT current_setting(name)'")
+            _ = try await harness.database.query("GRANT EXECUTE ON FUNCTION public.setting_of(text) TO anon, service_role")
+            try await Self.installSleeper(harness)  // reloads the schema cache, and waits for it
+            func setting(_ name: String, key: String) async throws -> String {
+                let connection = try RawConnection(port: harness.port)
+                await connection.send(RawConnection.request("/rest/v1/rpc/setting_of?name=\(name)", headers: headers(harness, key: key)))
+                let reply = await connection.readUntilClosed(timeout: .seconds(15)).text
+                return String(reply.split(separator: "\r\n\r\n", maxSplits: 1).last ?? "")
+            }
+            let sessionJIT = try await harness.database.query("SELECT current_setting('jit')")[0].decode(String.self, at: 0)
+            #expect(try await setting("jit", key: harness.keys.anon) == #""off""#)
+            #expect(try await setting("work_mem", key: harness.keys.anon) == #""7MB""#)
+            #expect(try await setting("jit", key: harness.keys.serviceRole) == "\"\(sessionJIT)\"")
         }
     }
 

@@ -23,6 +23,8 @@ public struct RequestScope: Sendable {
     public var timeZone: String?
     /// The role's `statement_timeout`, from the schema cache when it has it.
     public var roleTimeout = PostgresQuery.RoleTimeout.lookedUp
+    /// The role's other settings (`ALTER ROLE … SET jit = off`), from the schema cache.
+    public var roleSettings: [(name: String, value: String)] = []
 
     /// Makes a scope.
     public init(
@@ -42,9 +44,16 @@ public struct RequestScope: Sendable {
     /// Whether the role is a signed-in one (42501 is then 403, not 401).
     var isAuthenticated: Bool { role != "anon" }
 
+    /// Takes the role's settings as the schema cache read them: its `statement_timeout` (or
+    /// none: the session's stays) and the rest, applied before the request's own.
+    mutating func apply(roleSettings settings: [String: String]) {
+        roleTimeout = .known(settings["statement_timeout"])
+        roleSettings = settings.filter { $0.key != "statement_timeout" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
     /// The statement that opens the scope (the one shared `requestScope` writer).
     var statement: PostgresQuery {
-        var settings: [(name: String, value: String)] = [
+        var settings: [(name: String, value: String)] = roleSettings + [
             ("search_path", ([schema] + extraSearchPath.filter { $0 != schema }).map(SQLBuilder.quoted).joined(separator: ", ")),
             ("request.method", method),
             ("request.path", path),

@@ -123,7 +123,7 @@ public struct RESTAPI: CompassAPI {
             request: request, method: method, path: path, claims: claims, configuration: configuration,
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache(parsed.scope.schema)
-        if let timeouts = cache.roleTimeouts { parsed.scope.roleTimeout = .known(timeouts[parsed.scope.role]) }
+        if let settings = cache.roleSettings { parsed.scope.apply(roleSettings: settings[parsed.scope.role] ?? [:]) }
         parsed.timing = timing
         timing?.mark(.parse)
         var reply = try await route(request, to: resource, method: method, parsed: parsed, cache: cache)

@@ -26,7 +26,7 @@ extension SchemaCache {
             let postGIS: [String] = try await json(Self.geoJSONFunctionQuery(), on: connection)
             if let functionSchema = postGIS.first { cache.mediaHandlers.addGeoJSON(functionSchema: functionSchema) }
             if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
-            cache.roleTimeouts = try await json(Self.roleTimeoutsQuery(), on: connection) as [String: String]
+            cache.roleSettings = try await json(Self.roleSettingsQuery(), on: connection) as [String: [String: String]]
             return cache
         }
     }

@@ -173,17 +173,25 @@ extension SchemaCache {
     }
 
     /// Every domain with the type it is over (`[[domain, base], …]`), to see through domains of domains.
-    /// Each role's `statement_timeout` setting; a database's own wins over the cluster-wide one.
-    static func roleTimeoutsQuery() -> PostgresQuery {
+    /// Each role's settings that any user may change (`pg_settings.context = 'user'`: a role
+    /// setting anything else would fail every request), as `{role: {name: value}}`; a
+    /// database's own setting wins over the cluster-wide one. `default_transaction_isolation`
+    /// applies to transactions, not to a statement, and is left out as PostgREST leaves it.
+    static func roleSettingsQuery() -> PostgresQuery {
         """
-        SELECT coalesce(json_object_agg(t.rolname, t.timeout), '{}')::text FROM (
-          SELECT DISTINCT ON (r.rolname) r.rolname, pg_catalog.substr(setting, 19) AS timeout
-            FROM pg_catalog.pg_db_role_setting AS s
-            JOIN pg_catalog.pg_roles AS r ON r.oid = s.setrole,
-                 pg_catalog.unnest(s.setconfig) AS setting
-           WHERE setting LIKE 'statement\\_timeout=%'
-             AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database()))
-           ORDER BY r.rolname, s.setdatabase DESC) AS t
+        SELECT coalesce(json_object_agg(t.rolname, t.settings), '{}')::text FROM (
+          SELECT e.rolname, json_object_agg(e.name, e.value) AS settings FROM (
+            SELECT DISTINCT ON (r.rolname, p.name) r.rolname, p.name,
+                   pg_catalog.substr(c.entry, pg_catalog.strpos(c.entry, '=') + 1) AS value
+              FROM pg_catalog.pg_db_role_setting AS s
+              JOIN pg_catalog.pg_roles AS r ON r.oid = s.setrole,
+                   pg_catalog.unnest(s.setconfig) AS c(entry)
+              JOIN pg_catalog.pg_settings AS p
+                ON p.name = pg_catalog.substr(c.entry, 1, pg_catalog.strpos(c.entry, '=') - 1) AND p.context = 'user'
+             WHERE s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database()))
+               AND p.name <> 'default_transaction_isolation'
+             ORDER BY r.rolname, p.name, s.setdatabase DESC) AS e
+           GROUP BY e.rolname) AS t
         """
     }
 

@@ -20,10 +20,10 @@ public struct SchemaCache: Sendable {
     public var generation = 0
     /// Comments, types and privileges for the OpenAPI description, when the store reads them.
     public var documentation: SchemaDocumentation?
-    /// Each role's own `statement_timeout` (`ALTER ROLE … SET`, this database's setting first), read
-    /// at load as PostgREST reads role settings, so a request does not look it up; nil when the
-    /// cache was built by hand (requests then look it up themselves).
-    public var roleTimeouts: [String: String]?
+    /// Each role's own settings (`ALTER ROLE … SET`, this database's first) that any user may
+    /// set, read at load as PostgREST reads them; every request as the role applies them. Nil
+    /// when the cache was built by hand (requests then look up `statement_timeout` themselves).
+    public var roleSettings: [String: [String: String]]?
     /// Aggregates and functions that send replies in media types of their own (``MediaHandlers``).
     public var mediaHandlers = MediaHandlers()
 
