@@ -22,6 +22,9 @@ struct RESTViewKeyTests {
             let created = try await rest.request(.post, "rest_pairs_view", headers: headersOnly, body: #"{"k1": 1, "k2": "test", "extra": 2}"#)
             #expect(created.status == 201)
             #expect(created.header("Location") == "/rest_pairs_view?k2=eq.test&k1=eq.1")
+            // A key's text is percent-encoded, so following the Location filters by the same value.
+            let odd = try await rest.request(.post, "rest_pairs_view", headers: headersOnly, body: #"{"k1": 2, "k2": "é/ü?&=# x", "extra": 2}"#)
+            #expect(odd.header("Location") == "/rest_pairs_view?k2=eq.%C3%A9%2F%C3%BC%3F%26%3D%23%20x&k1=eq.2")
             // The key decides upserts through the view too.
             let merged = try await rest.request(
                 .post, "rest_pairs_view", headers: ["Prefer": "resolution=merge-duplicates"], body: #"{"k1": 1, "k2": "test", "extra": 3}"#)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 extension RESTAPI {
@@ -43,8 +44,8 @@ extension RESTAPI {
         if let applied = preferences.applied(to: action) {
             headers["Preference-Applied"] = applied
         }
-        if location, result.pageTotal == 1, let query = result.location {
-            headers["Location"] = "/\(table.name)?\(query)"
+        if location, result.pageTotal == 1, let filters = result.location.flatMap(Self.locationFilters) {
+            headers["Location"] = "/\(table.name)?" + RESTRequest.encodedQuery(filters)
         }
         // An upsert merging duplicates that inserted nothing (it only updated, or had no rows) is 200, as PostgREST.
         let onlyMerged = method == .post && plan.countsInserts && (result.inserted ?? result.pageTotal) <= 0
@@ -55,6 +56,12 @@ extension RESTAPI {
                 to: RESTReply.body(status: created ? 201 : 200, result.body, media: media, headers: headers))
         }
         return result.settings.applied(to: RESTReply.body(status: method == .post ? (created ? 201 : 200) : 204, nil, headers: headers))
+    }
+
+    /// The created row's key filters, as the mutation's SQL lists them (`[["id","eq.5"]]`).
+    private static func locationFilters(_ json: String) -> [(name: String, value: String?)]? {
+        guard let pairs = try? JSONDecoder().decode([[String]].self, from: Data(json.utf8)) else { return nil }
+        return pairs.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
     /// Whether the request's transaction ends in a rollback: `Prefer: tx=rollback` where the

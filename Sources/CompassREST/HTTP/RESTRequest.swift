@@ -85,6 +85,12 @@ struct RESTRequest: Sendable {
 
     /// `b=2&a=1` as `a=1&b=2`: sorted by name (a stable sort), every byte but `A-Z a-z 0-9 - _ . ~` escaped.
     static func canonical(_ pairs: [(name: String, value: String?)]) -> String {
+        let sorted = pairs.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+        return encodedQuery(sorted.map(\.element))
+    }
+
+    /// `name=value&…` in the given order, each byte but the unreserved ones percent-encoded.
+    static func encodedQuery(_ pairs: [(name: String, value: String?)]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(pairs.reduce(0) { $0 + $1.name.utf8.count + ($1.value?.utf8.count ?? 0) + 2 })
         func append(encoded text: String) {
@@ -100,12 +106,11 @@ struct RESTRequest: Sendable {
                 }
             }
         }
-        let sorted = pairs.enumerated().sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
-        for (index, pair) in sorted.enumerated() {
+        for (index, pair) in pairs.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: "&")) }
-            append(encoded: pair.element.name)
+            append(encoded: pair.name)
             bytes.append(UInt8(ascii: "="))
-            append(encoded: pair.element.value ?? "")
+            append(encoded: pair.value ?? "")
         }
         return String(decoding: bytes, as: UTF8.self)
     }

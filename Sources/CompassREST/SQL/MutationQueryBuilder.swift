@@ -116,7 +116,8 @@ enum MutationQueryBuilder {
             sql.append(createdMarkerLiteral)
             sql.append(" END")
         } else if location, !plan.table.primaryKey.isEmpty {
-            sql.append("(SELECT string_agg(pgrst_pk.key || '=' || coalesce('eq.' || pgrst_pk.value, 'is.null'), '&')")
+            // The key's filters as `[["id","eq.5"],…]`: the worker percent-encodes them.
+            sql.append("(SELECT json_agg(json_build_array(pgrst_pk.key, coalesce('eq.' || pgrst_pk.value, 'is.null')))::text")
             sql.append(" FROM (SELECT row_to_json(pgrst_row) AS row FROM pgrst_source AS pgrst_row LIMIT 1) AS pgrst_first")
             sql.append(" CROSS JOIN json_each_text(pgrst_first.row) AS pgrst_pk WHERE pgrst_pk.key = ANY(")
             sql.bind(plan.table.primaryKey.postgresArrayText)
