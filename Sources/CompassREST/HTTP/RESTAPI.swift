@@ -143,11 +143,28 @@ public struct RESTAPI: CompassAPI {
             return try await read(table: try cache.table(named: name), cache: cache, request: parsed)
         case .table(let name):
             let body = method == .delete ? nil : try await collectBody(request)
-            return try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+            return try await offTheEventLoop(bodyBytes: body?.utf8.count ?? 0) { () async throws(RESTError) in
+                try await write(table: try cache.table(named: name), cache: cache, request: parsed, body: body)
+            }
         case .function(let name):
             let body = method == .post ? try await collectBytes(request) : nil
-            return try await call(function: name, cache: cache, request: parsed, body: body)
+            return try await offTheEventLoop(bodyBytes: body?.count ?? 0) { () async throws(RESTError) in
+                try await call(function: name, cache: cache, request: parsed, body: body)
+            }
         }
+    }
+
+    /// Bodies from this size are read on the shared pool, not on the connection's event loop.
+    static let offLoopBodyBytes = 64 << 10
+
+    /// Runs `work` on the shared pool when the body is large: reading a megabyte (its keys, a
+    /// form or CSV turned into JSON) takes milliseconds that every other connection of the
+    /// loop would wait through. Small requests stay on the loop (``EventLoopTaskExecutor``).
+    private func offTheEventLoop(
+        bodyBytes: Int, _ work: () async throws(RESTError) -> Response
+    ) async throws(RESTError) -> Response {
+        guard bodyBytes >= Self.offLoopBodyBytes else { return try await work() }
+        return try await withTaskExecutorPreference(globalConcurrentExecutor, operation: work)
     }
 
     func schemaCache(_ schema: String) async throws(RESTError) -> SchemaCache {
