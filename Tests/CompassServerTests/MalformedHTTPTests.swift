@@ -117,6 +117,22 @@ struct MalformedHTTPTests {
         }
     }
 
+    @Test("a request that expects 100-continue is told to send its body, and then answered")
+    func expectContinueIsAnswered() async throws {
+        try await ServerHarness.with { harness in
+            let connection = try RawConnection(port: harness.port)
+            let body = #"{"name":"x"}"#
+            await connection.send(
+                "POST /rest/v1/schools HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\n\r\n")
+            let interim = await connection.read(timeout: .seconds(10)) { $0.contains("\r\n\r\n") }
+            #expect(interim == "HTTP/1.1 100 Continue\r\n\r\n")
+            await connection.send(body)
+            let reply = await connection.read(timeout: .seconds(10)) { $0.contains("\r\n\r\n") && $0.hasSuffix("}") }
+            #expect(reply.hasPrefix("HTTP/1.1 401 "), "\(reply.prefix(80))")  // RLS: anon may not add a school
+        }
+    }
+
     @Test("HTTP/1.0 is closed after its response unless it asked to be kept alive")
     func http10ClosesUnlessKeptAlive() async throws {
         try await ServerHarness.with { harness in

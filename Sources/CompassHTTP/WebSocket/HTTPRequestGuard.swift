@@ -109,7 +109,13 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 data = wrapInboundOut(.head(head))
             }
             // A body must keep coming: a kilobyte (or its end) within each header timeout.
-            if Self.hasBody(head) { startBodyClock(context: context) }
+            if Self.hasBody(head) {
+                startBodyClock(context: context)
+                // curl asks before sending a body over a kilobyte, and waits a second for the answer.
+                if Self.expectsContinue(head) {
+                    context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
+                }
+            }
         case .body(let part):
             if readingBody {
                 bodyBytesThisWindow += part.readableBytes
@@ -158,6 +164,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let options = head.headers[canonicalForm: "connection"].map { $0.lowercased() }
         if head.version == .http1_0 && !options.contains("keep-alive") { return true }
         return asksForAnotherProtocol(head) && options.contains("upgrade")
+    }
+
+    /// Whether an HTTP/1.1 request waits for `100 Continue` before it sends its body.
+    static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+        head.version == .http1_1 && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
     }
 
     /// Whether the request announces a body (a length above zero, or chunks).
