@@ -7,9 +7,9 @@ enum LogoutScope: String, CaseIterable {
     /// Every session of the user: the default.
     case global
 
-    /// Parses the `scope` parameter (absent means ``global``); any other value is GoTrue's 400.
+    /// Parses the `scope` parameter (absent or empty means ``global``); any other value is GoTrue's 400.
     init(parameter: String?) throws(AuthError) {
-        guard let parameter else {
+        guard let parameter, !parameter.isEmpty else {
             self = .global
             return
         }

@@ -175,6 +175,11 @@ struct SessionTests {
             #expect(try await auth.send(.post, "/logout?scope=global", bearer: d).status == .noContent)
             #expect(try await alive(b) == false)
             #expect(try await alive(d) == false)
+            // An empty scope is the default, global, as in GoTrue.
+            let e = try await session(), f = try await session()
+            #expect(try await auth.send(.post, "/logout?scope=", bearer: e).status == .noContent)
+            #expect(try await alive(e) == false)
+            #expect(try await alive(f) == false)
         }
     }
 
