@@ -67,7 +67,7 @@ extension AppAPI {
 
     /// The body as a JSON object (an empty body is an empty object).
     func jsonObject(_ request: Request) async throws -> [String: JSONValue] {
-        let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+        let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: bodyBudget)
         guard buffer.readableBytes > 0 else { return [:] }
         guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: buffer.readableBytesView) else {
             throw AppAPIError.invalidBody("the body nests JSON more than \(JSONNesting.maximumDepth) levels deep")

@@ -23,6 +23,8 @@ public struct AppAPI: CompassAPI {
     let logger: Logger
     /// The clock relative times and date filters are computed against.
     let now: @Sendable () -> Date
+    /// The server's budget for request bodies being read.
+    let bodyBudget: RequestBodyBudget
 
     /// An API on the server's context.
     public init(context: ServerContext, configuration: AppAPIConfiguration = AppAPIConfiguration()) {
@@ -31,6 +33,7 @@ public struct AppAPI: CompassAPI {
         self.configuration = configuration
         self.now = context.now
         self.logger = context.logger
+        self.bodyBudget = context.bodyBudget
     }
 
     /// Adds every `/api` route, behind the gateway and `/api`'s error replies.

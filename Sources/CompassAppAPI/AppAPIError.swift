@@ -74,6 +74,8 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
             return reply
         case let error as BodyTooLarge:
             return AppAPIError(status: .contentTooLarge, code: "body_too_large", message: error.description)
+        case let error as BodyBudgetExhausted:
+            return AppAPIError(status: .serviceUnavailable, code: "server_busy", message: error.description)
         case let error where error.isMalformedHTTP:
             // The body ended early (the client hung up mid-body) or was malformed: the client's doing, not ours.
             return AppAPIError(status: .badRequest, code: "invalid_body", message: "the request body ended early or was malformed")

@@ -33,10 +33,13 @@ public struct AuthAPI: CompassAPI {
     let publishedKeys: String
     /// Auth's own connections: sign-in keeps working while REST holds every shared one.
     public let pool: PostgresPool
+    /// The server's budget for request bodies being read.
+    let bodyBudget: RequestBodyBudget
 
     /// Builds the API on the server's shared pool, signing sessions with `secret`.
     public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {
         pool = context.makePool(size: configuration.poolSize)
+        bodyBudget = context.bodyBudget
         store = AuthStore(pool: pool)
         sessions = try await SessionIssuer(
             store: store, secret: secret, signingKey: context.signingKeys?.current, configuration: configuration, now: context.now)
@@ -86,9 +89,11 @@ public struct AuthAPI: CompassAPI {
     func decodeBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T {
         let buffer: ByteBuffer
         do {
-            buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+            buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: bodyBudget)
         } catch let error as BodyTooLarge {
             throw .tooLarge(error.limit)
+        } catch let error as BodyBudgetExhausted {
+            throw AuthError(.serviceUnavailable, "server_busy", error.description)
         } catch {
             throw .badJSON()
         }

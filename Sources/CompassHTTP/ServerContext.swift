@@ -33,13 +33,18 @@ public struct ServerContext: Sendable {
     /// How long a request waits for a free pooled connection before it is answered 503.
     public let poolCheckoutTimeout: Duration
 
+    /// The bytes of request bodies being read at once, over every API (see ``Request/collectBody(upTo:budget:)``).
+    public let bodyBudget: RequestBodyBudget
+
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
         postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String,
-        signingKeys: SigningKeySet? = nil, poolSize: Int, poolCheckoutTimeout: Duration = .seconds(10), logger: Logger,
+        signingKeys: SigningKeySet? = nil, poolSize: Int, poolCheckoutTimeout: Duration = .seconds(10),
+        maximumBufferedBodyBytes: Int = HTTPLimits().maximumBufferedBodyBytes, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(JWTSecretError) {
         self.postgres = postgres
+        self.bodyBudget = RequestBodyBudget(limit: maximumBufferedBodyBytes)
         self.listener = listener ?? postgres
         self.poolCheckoutTimeout = poolCheckoutTimeout
         self.pool = PostgresPool(

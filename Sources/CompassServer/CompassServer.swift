@@ -54,7 +54,8 @@ public struct CompassServer: Sendable {
         let context = try await ServerContext(
             postgres: configuration.database, listener: configuration.listener, jwtSecret: configuration.jwtSecret,
             signingKeys: signingKeys,
-            poolSize: configuration.poolSize, poolCheckoutTimeout: configuration.poolCheckoutTimeout, logger: logger, now: now)
+            poolSize: configuration.poolSize, poolCheckoutTimeout: configuration.poolCheckoutTimeout,
+            maximumBufferedBodyBytes: configuration.http.maximumBufferedBodyBytes, logger: logger, now: now)
         self.configuration = configuration
         self.context = context
         self.auth = try await AuthAPI(context: context, secret: configuration.jwtSecret, configuration: configuration.auth)

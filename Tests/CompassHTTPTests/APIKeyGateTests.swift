@@ -1,4 +1,4 @@
-import CompassHTTP
+@testable import CompassHTTP
 import CompassTokens
 import Foundation
 import HTTPTypes
@@ -111,7 +111,29 @@ struct APIKeyGateTests {
                 response in
                 #expect(response.status == .contentTooLarge)
             }
+            // Under the body's limit but past what the server's budget has left (12 bytes).
+            try await client.execute(uri: "/body", method: .post, body: ByteBuffer(string: String(repeating: "x", count: 14))) {
+                response in
+                #expect(response.status == .serviceUnavailable)
+            }
+            // Each body gives its bytes back once read: the budget is whole again.
+            for _ in 0..<3 {
+                try await client.execute(uri: "/body", method: .post, body: ByteBuffer(string: "0123456789")) { response in
+                    #expect(String(buffer: response.body) == "10")
+                }
+            }
         }
+    }
+
+    @Test func theBodyBudgetTakesWhatFitsAndGetsItBack() {
+        let budget = RequestBodyBudget(limit: 100)
+        #expect(budget.reserve(60))
+        #expect(!budget.reserve(41))
+        #expect(budget.reserve(40))
+        #expect(budget.bytesInUse == 100)
+        budget.release(60)
+        #expect(budget.reserve(41))
+        #expect(budget.bytesInUse == 81)
     }
 
     static func application() async throws -> some ApplicationProtocol {
@@ -124,11 +146,14 @@ struct APIKeyGateTests {
             }
             .get("boom") { _, _ -> Response in throw CancellationError() }
         router.get("/bearer") { request, _ in request.bearerToken ?? "none" }
+        let budget = RequestBodyBudget(limit: 12)
         router.post("/body") { request, _ -> Response in
             do {
-                return JSONReply.text("\(try await request.collectBody(upTo: 16).readableBytes)")
+                return JSONReply.text("\(try await request.collectBody(upTo: 16, budget: budget).readableBytes)")
             } catch is BodyTooLarge {
                 return JSONReply.object(status: .contentTooLarge, ["message": "too large"])
+            } catch is BodyBudgetExhausted {
+                return JSONReply.object(status: .serviceUnavailable, ["message": "busy"])
             }
         }
         return Application(router: router)

@@ -15,6 +15,9 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maximumURLBytes = 16 * 1024
     /// Largest header block (every name and value, the request target included), in bytes.
     public var maximumHeaderBytes = 96 * 1024
+    /// Bytes of request bodies being read on every connection together (``RequestBodyBudget``);
+    /// a body that would pass it is answered 503.
+    public var maximumBufferedBodyBytes = 128 << 20
 
     /// The defaults.
     public init() {}
@@ -26,5 +29,7 @@ public struct HTTPLimits: Sendable, Hashable {
         idleTimeout = try environment.seconds("COMPASS_HTTP_IDLE_TIMEOUT_SECONDS") ?? idleTimeout
         maximumURLBytes = try environment.positiveInteger("COMPASS_HTTP_MAX_URL_BYTES") ?? maximumURLBytes
         maximumHeaderBytes = try environment.positiveInteger("COMPASS_HTTP_MAX_HEADER_BYTES") ?? maximumHeaderBytes
+        maximumBufferedBodyBytes =
+            try environment.positiveInteger("COMPASS_HTTP_MAX_BUFFERED_BODY_BYTES") ?? maximumBufferedBodyBytes
     }
 }

@@ -26,6 +26,12 @@ extension RESTError {
         RESTError(status: 503, code: "PGRST003", message: "Timed out acquiring connection from connection pool.")
     }
 
+    /// The bodies being read on every connection together hold the server's budget
+    /// (``RequestBodyBudget``): 503, come back shortly. PostgREST has no such limit, nor a code.
+    static var bodyBudgetExhausted: RESTError {
+        RESTError(status: 503, code: "server_busy", message: "the server is reading too many request bodies at once; retry shortly")
+    }
+
     // MARK: Request (PGRST1xx)
 
     /// PGRST100, 400: a query parameter (or header value) that does not parse, worded as Parsec words it.

@@ -186,10 +186,12 @@ public struct RESTAPI: CompassAPI {
     /// The body's bytes, or 413 past the configured limit.
     private func collectBytes(_ request: Request) async throws(RESTError) -> [UInt8] {
         do {
-            var buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes)
+            var buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: context.bodyBudget)
             return buffer.readBytes(length: buffer.readableBytes) ?? []
         } catch let error as BodyTooLarge {
             throw .invalidBody(.tooLarge(limit: error.limit))
+        } catch is BodyBudgetExhausted {
+            throw .bodyBudgetExhausted
         } catch {
             throw .invalidBody(.emptyOrInvalidJSON)
         }
