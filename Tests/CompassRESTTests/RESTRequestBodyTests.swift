@@ -103,6 +103,11 @@ struct RESTRequestBodyTests {
             #expect(csv.body == "9")
             let array = try await rest.request(.post, "rpc/rest_body_add", body: #"[{"a": 10, "b": 1}, {"a": 0, "b": 0}]"#)
             #expect(array.body == "11")
+            // No body at all is no arguments; a body of whitespace is JSON that does not parse.
+            let noBody = try await rest.request(.post, "rpc/rest_body_join", body: "")
+            #expect(noBody.status == 200)
+            let blank = try await rest.request(.post, "rpc/rest_body_join", body: " \n")
+            #expect(blank.isError("PGRST102", status: 400))
             let repeated = try await rest.request(.get, "rpc/rest_body_join?parts=a&parts=b&parts=c")
             #expect(repeated.body == #""a-b-c""#)
             let json = try await rest.request(.post, "rpc/rest_body_join", body: #"{"parts": ["x", "y"]}"#)

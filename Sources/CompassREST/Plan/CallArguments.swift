@@ -20,7 +20,8 @@ enum CallArguments: Sendable {
         let text = String(decoding: bytes, as: UTF8.self)
         switch mediaType {
         case .json:
-            try self.init(json: text.trimmingSpaces.isEmpty ? "{}" : text, columns: columns)
+            // Only a body with no bytes at all is "no arguments" (PostgREST): whitespace is invalid JSON.
+            try self.init(json: text.isEmpty ? "{}" : text, columns: columns)
         case .csv:
             try self.init(json: try BodyConversion.csvArray(text), columns: columns)
             if case .json(let text, let keys, let isArray, _) = self { self = .json(text: text, keys: keys, isArray: isArray, fromCSV: true) }
