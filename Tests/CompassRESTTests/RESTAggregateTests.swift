@@ -82,6 +82,9 @@ struct RESTAggregateTests {
             #expect(called.hasJSON(#"[{"max": 7, "count": 4}]"#))
             let badCast = try await rest.request(.get, "agg_players?select=goals.sum()::evil")
             #expect(badCast.isError("42704", status: 400))
+            // Any type the catalog has, as in PostgREST, not only the common ones.
+            let words = try await rest.request(.get, "agg_players?select=name::tsvector&id=eq.1")
+            #expect(words.hasJSON(#"[{"name": "'Ann'"}]"#))
             let badColumn = try await rest.request(.get, "agg_players?select=nope.sum()")
             #expect(badColumn.isError("42703", status: 400))
         }

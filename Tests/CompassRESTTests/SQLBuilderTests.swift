@@ -47,12 +47,20 @@ struct SQLBuilderTests {
         #expect(sql.binds.isEmpty)
     }
 
-    @Test func castsComeFromTheFixedList() throws {
-        #expect(try CastType.checked("TEXT").description == "text")
-        #expect(try CastType.checked("double precision").description == "double precision")
-        #expect(throws: RESTError.undefinedType("regclass")) { try CastType.checked("regclass") }
-        #expect(try CastType.checked("_int4").description == "_int4")
-        #expect(throws: RESTError.undefinedType("_regclass")) { try CastType.checked("_regclass") }
+    @Test func castsNameAFixedTypeOrOneTheCatalogHas() throws {
+        let catalog: Set<String> = ["tsvector", "mood", "_mood"]
+        func sql(_ name: String) throws -> String {
+            var sql = SQLBuilder()
+            sql.append(cast: try CastType.checked(name, catalogTypes: catalog))
+            return sql.text
+        }
+        #expect(try sql("TEXT") == "text")
+        #expect(try sql("double precision") == "double precision")
+        #expect(try sql("_int4") == "_int4")
+        #expect(try sql("TSVector") == #""tsvector""#)
+        #expect(try sql("_mood") == #""_mood""#)
+        #expect(throws: RESTError.undefinedType("regclass")) { try CastType.checked("regclass", catalogTypes: catalog) }
+        #expect(throws: RESTError.undefinedType("mood\"; drop")) { try CastType.checked("mood\"; drop", catalogTypes: catalog) }
     }
 
     @Test func aToManyInnerEmbedKeepsItsText() throws {

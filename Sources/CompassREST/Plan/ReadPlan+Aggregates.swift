@@ -4,9 +4,9 @@
 extension ReadPlan {
     /// The keys of this level's rows that an enclosing level aggregates, and how: a to-one
     /// spread's own aggregates and those of the to-one spreads inside it.
-    var hoistedAggregates: [String: (function: AggregateFunction, cast: StaticString?)] {
+    var hoistedAggregates: [String: (function: AggregateFunction, cast: CastTarget?)] {
         guard hoistsAggregates else { return [:] }
-        var hoisted: [String: (function: AggregateFunction, cast: StaticString?)] = [:]
+        var hoisted: [String: (function: AggregateFunction, cast: CastTarget?)] = [:]
         for column in columns {
             if let function = column.aggregate, let key = column.key { hoisted[key] = (function, column.aggregateCast) }
         }

@@ -31,13 +31,13 @@ struct PlannedColumn: Sendable {
     /// The key in the JSON object; nil for `*`.
     var key: String?
     /// A checked cast (see ``CastType``).
-    var cast: StaticString?
+    var cast: CastTarget?
     /// The column's `domain -> json` data representation, applied before any cast.
     var format: CastFunction?
     /// An aggregate over the column (`*` with `count`: the rows), applied after ``cast``.
     var aggregate: AggregateFunction?
     /// A checked cast of the aggregate's result.
-    var aggregateCast: StaticString?
+    var aggregateCast: CastTarget?
 
     var isStar: Bool { field.name == "*" && key == nil }
     /// `count()`: counts rows, not a column's values.
@@ -77,7 +77,32 @@ extension ReadPlan {
     }
 }
 
-/// The types `::cast` may name in `select=`: a fixed list of literals, so a cast can never carry SQL.
+/// The type a `::cast` in `select=` names, checked before any SQL is built.
+enum CastTarget: Sendable, Hashable {
+    /// A built-in type by one of its SQL names (`int`, `double precision`), as a fixed literal.
+    case builtin(StaticString)
+    /// A type the catalog has under that name (`tsvector`, an enum of the schema), written quoted.
+    case catalog(String)
+
+    static func == (lhs: CastTarget, rhs: CastTarget) -> Bool {
+        switch (lhs, rhs) {
+        case (.builtin(let a), .builtin(let b)): a.description == b.description
+        case (.catalog(let a), .catalog(let b)): a == b
+        default: false
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .builtin(let name): hasher.combine(name.description)
+        case .catalog(let name): hasher.combine(name)
+        }
+    }
+}
+
+/// The types `::cast` may name in `select=`: the common built-in names (aliases such as `int`
+/// and `double precision` among them, which are no type's own name), else any type the catalog
+/// holds in `pg_catalog` or a schema the request searches, as PostgREST casts to any type.
 enum CastType {
     static let allowed: [StaticString] = [
         "text", "varchar", "char", "bpchar", "name", "citext",
@@ -90,10 +115,12 @@ enum CastType {
         "_bool", "_json", "_jsonb", "_uuid", "_date", "_time", "_timetz", "_timestamp", "_timestamptz", "_interval",
     ]
 
-    /// The cast as SQL, or 400 `42704` as Postgres words an unknown type.
-    static func checked(_ name: String) throws(RESTError) -> StaticString {
+    /// The cast, or 400 `42704` as Postgres words an unknown type. Names fold to lower case,
+    /// as Postgres folds an unquoted name.
+    static func checked(_ name: String, catalogTypes: Set<String>) throws(RESTError) -> CastTarget {
         let normalized = name.lowercased()
-        guard let type = allowed.first(where: { $0.description == normalized }) else { throw .undefinedType(name) }
-        return type
+        if let type = allowed.first(where: { $0.description == normalized }) { return .builtin(type) }
+        guard catalogTypes.contains(normalized) else { throw .undefinedType(name) }
+        return .catalog(normalized)
     }
 }

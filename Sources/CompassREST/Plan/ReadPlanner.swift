@@ -63,7 +63,7 @@ struct ReadPlanner {
                     plan.columns += Self.star(of: table)
                     continue
                 }
-                plan.columns.append(try Self.planned(column, in: table))
+                plan.columns.append(try Self.planned(column, in: table, catalogTypes: cache.typeNames))
             case .embed(let embed):
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
                 let child = try cache.table(named: relationship.foreignTable)
@@ -89,8 +89,10 @@ struct ReadPlanner {
     /// A selected column checked against the table: its cast, its aggregate and the aggregate's
     /// cast from the fixed list; a bare `count` that names no column counts rows, as it does in
     /// PostgREST (Postgres reads `t.count` as `count(t)`).
-    private static func planned(_ column: SelectColumn, in table: TableInfo) throws(RESTError) -> PlannedColumn {
-        let aggregateCast = try column.aggregateCast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }
+    private static func planned(
+        _ column: SelectColumn, in table: TableInfo, catalogTypes: Set<String>
+    ) throws(RESTError) -> PlannedColumn {
+        let aggregateCast = try column.aggregateCast.map { (cast: String) throws(RESTError) in try CastType.checked(cast, catalogTypes: catalogTypes) }
         if column.field.name == "*", column.aggregate == .count {
             return PlannedColumn(
                 field: column.field, key: column.alias ?? "count", cast: nil, aggregate: .count, aggregateCast: aggregateCast)
@@ -98,13 +100,13 @@ struct ReadPlanner {
         if column.field.name == "count", column.field.jsonPath.isEmpty, column.aggregate == nil, table.column("count") == nil,
             table.computedFields["count"] == nil
         {
-            let cast = try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) }
+            let cast = try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast, catalogTypes: catalogTypes) }
             return PlannedColumn(field: FieldReference(name: "*"), key: column.alias ?? "count", cast: nil, aggregate: .count, aggregateCast: cast)
         }
         let field = try resolve(column.field, in: table)
         return PlannedColumn(
             field: field, key: column.alias ?? column.aggregate?.rawValue ?? column.field.defaultAlias,
-            cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast) },
+            cast: try column.cast.map { (cast: String) throws(RESTError) in try CastType.checked(cast, catalogTypes: catalogTypes) },
             format: field.jsonPath.isEmpty ? table.column(field.name)?.representations.toJSON : nil,
             aggregate: column.aggregate, aggregateCast: aggregateCast)
     }

@@ -46,19 +46,27 @@ extension SQLBuilder {
         append("CAST(")
         append(output: column, of: alias)
         append(" AS ")
-        append(cast)
+        append(cast: cast)
         append(")")
     }
 
+    /// A checked cast's type: a fixed name, or a catalog type's name quoted.
+    mutating func append(cast: CastTarget) {
+        switch cast {
+        case .builtin(let name): append(name)
+        case .catalog(let name): append(identifier: name)
+        }
+    }
+
     /// `pg_catalog.sum(input)`, then the result's cast when asked.
-    mutating func append(aggregate function: AggregateFunction, cast: StaticString?, input: (inout SQLBuilder) -> Void) {
+    mutating func append(aggregate function: AggregateFunction, cast: CastTarget?, input: (inout SQLBuilder) -> Void) {
         if cast != nil { append("CAST(") }
         append(function.sql)
         input(&self)
         append(")")
         if let cast {
             append(" AS ")
-            append(cast)
+            append(cast: cast)
             append(")")
         }
     }

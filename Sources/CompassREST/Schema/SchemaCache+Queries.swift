@@ -195,6 +195,12 @@ extension SchemaCache {
         """
     }
 
+    /// Every type's name but pseudo-types' (`record`, `void`, …): what a `::cast` may name. A
+    /// type outside the request's search path then fails in Postgres, as it does in PostgREST.
+    static func typeNamesQuery() -> PostgresQuery {
+        "SELECT coalesce(json_agg(DISTINCT t.typname), '[]')::text FROM pg_catalog.pg_type AS t WHERE t.typtype <> 'p'"
+    }
+
     static func domainsQuery() -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_array(format_type(t.oid, NULL), format_type(t.typbasetype, NULL))), '[]')::text

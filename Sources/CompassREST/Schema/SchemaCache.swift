@@ -24,6 +24,9 @@ public struct SchemaCache: Sendable {
     /// set, read at load as PostgREST reads them; every request as the role applies them. Nil
     /// when the cache was built by hand (requests then look up `statement_timeout` themselves).
     public var roleSettings: [String: [String: String]]?
+    /// The names of the types a `::cast` may name (``CastType``): those of `pg_catalog` and
+    /// of the schemas requests search, but pseudo-types. Empty when built by hand.
+    public var typeNames: Set<String> = []
     /// Aggregates and functions that send replies in media types of their own (``MediaHandlers``).
     public var mediaHandlers = MediaHandlers()
 
