@@ -93,6 +93,17 @@ struct RealtimeFilterTests {
         #expect(try compiled("d=lt.2025-05-04", .date).matches(.string("2024-12-31")))
     }
 
+    @Test func infinityIsAfterAndMinusInfinityBeforeEveryTimeAndDate() throws {
+        // `to_jsonb` writes them as these strings; a filter may name them as Postgres reads them.
+        let open = try compiled("expires_at=gt.2999-01-01T00:00:00Z", .timestamp(withTimeZone: true))
+        #expect(open.matches(.string("infinity")))
+        #expect(!open.matches(.string("-infinity")))
+        #expect(try compiled("expires_at=eq.Infinity", .timestamp(withTimeZone: true)).matches(.string("infinity")))
+        #expect(try compiled("expires_at=lt.infinity", .timestamp(withTimeZone: false)).matches(.string("9999-12-31T23:59:59")))
+        #expect(try compiled("d=lt.0001-01-01", .date).matches(.string("-infinity")))
+        #expect(try compiled("d=neq.-infinity", .date).matches(.string("2025-05-04")))
+    }
+
     @Test func booleansAndText() throws {
         #expect(try compiled("is_read=eq.true", .boolean).matches(.bool(true)))
         #expect(try compiled("is_read=eq.f", .boolean).matches(.bool(false)))

@@ -77,15 +77,33 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             guard let canonical = Self.canonicalUUID(trimmed) else { return nil }
             self = .text(canonical)
         case .timestamp(let withTimeZone):
+            if let infinite = Self.infinity(trimmed) {
+                self = .timestamp(infinite)
+                return
+            }
             guard let micros = RealtimeTimestamp.microseconds(parsing: trimmed, honouringOffset: withTimeZone) else { return nil }
             self = .timestamp(micros)
         case .date:
+            if let infinite = Self.infinity(trimmed) {
+                self = .date(infinite)
+                return
+            }
             guard let days = RealtimeTimestamp.days(parsingDate: trimmed) else { return nil }
             self = .date(days)
         case .text:
             self = .text(text)
         case .unsupported:
             return nil
+        }
+    }
+
+    /// Postgres's `infinity` and `-infinity` for a timestamp or date (`+infinity` too): after and
+    /// before every other value, as the extremes of the count, which no real date reaches.
+    private static func infinity(_ text: String) -> Int64? {
+        switch text.lowercased() {
+        case "infinity", "+infinity": .max
+        case "-infinity": .min
+        default: nil
         }
     }
 
