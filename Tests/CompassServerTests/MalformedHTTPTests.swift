@@ -20,6 +20,7 @@ struct MalformedHTTPTests {
         ("a WebSocket upgrade by POST", Array(Self.upgrade(method: "POST").utf8), "400"),
         ("a WebSocket upgrade of version 99", Array(Self.upgrade(version: "99").utf8), "426"),
         ("a WebSocket upgrade without Connection: Upgrade", Array(Self.upgrade().replacingOccurrences(of: "Connection: Upgrade\r\n", with: "").utf8), "400"),
+        ("a WebSocket upgrade in HTTP/1.0", Array(Self.upgrade().replacingOccurrences(of: "HTTP/1.1", with: "HTTP/1.0").utf8), "400"),
     ]
 
     /// A WebSocket upgrade request to the realtime path (a valid one unless told otherwise).

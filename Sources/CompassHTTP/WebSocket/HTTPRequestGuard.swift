@@ -131,7 +131,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    /// An upgrade to WebSocket that RFC 6455 refuses: not a GET, without `Connection: Upgrade`
+    /// An upgrade to WebSocket that RFC 6455 refuses: not an HTTP/1.1 GET, without `Connection: Upgrade`
     /// or without a key (400), or a version other than 13 (426, naming the version served).
     ///
     /// Without `Connection: Upgrade` the HTTP decoder does not stop after the request, so it
@@ -140,7 +140,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     static func malformedWebSocketUpgrade(_ head: HTTPRequestHead) -> (status: HTTPResponseStatus, headers: HTTPHeaders)? {
         let protocols = head.headers[canonicalForm: "upgrade"]
         guard protocols.contains(where: { $0.lowercased().hasPrefix("websocket") }) else { return nil }
-        guard head.method == .GET, head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" }),
+        guard head.method == .GET, head.version == .http1_1,
+            head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" }),
             !(head.headers.first(name: "sec-websocket-key") ?? "").isEmpty
         else {
             return (.badRequest, [:])
