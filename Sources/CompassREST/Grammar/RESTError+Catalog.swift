@@ -1,3 +1,4 @@
+import CompassHTTP
 import Postgres
 
 /// Every refusal the REST API writes itself, one factory per PostgREST error code, so a code's
@@ -29,7 +30,7 @@ extension RESTError {
     /// The bodies being read on every connection together hold the server's budget
     /// (``RequestBodyBudget``): 503, come back shortly. PostgREST has no such limit, nor a code.
     static var bodyBudgetExhausted: RESTError {
-        RESTError(status: 503, code: "server_busy", message: "the server is reading too many request bodies at once; retry shortly")
+        RESTError(status: 503, code: "server_busy", message: BodyBudgetExhausted().description)
     }
 
     // MARK: Request (PGRST1xx)
