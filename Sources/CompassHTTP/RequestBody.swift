@@ -11,19 +11,15 @@ extension Request {
         if let declared, declared > limit { throw BodyTooLarge(limit: limit) }
         var reserved = 0
         defer { budget.release(reserved) }
-        // A declared length is taken from the budget whole, and allocated once: a buffer grown
-        // chunk by chunk would hold up to twice the body.
-        if let declared {
-            guard budget.reserve(declared) else { throw BodyBudgetExhausted() }
-            reserved = declared
-        }
+        // Bytes count as they arrive: a client announcing a megabyte and sending a kilobyte every
+        // few seconds holds a kilobyte (taking the declared length at once let 130 such sockets
+        // refuse every body). The buffer is allocated once for a declared length: grown chunk by
+        // chunk it would hold up to twice the body; untouched, its pages cost nothing yet.
         var collected = ByteBufferAllocator().buffer(capacity: declared ?? 0)
         for try await chunk in body {
             guard collected.readableBytes + chunk.readableBytes <= limit else { throw BodyTooLarge(limit: limit) }
-            if declared == nil {
-                guard budget.reserve(chunk.readableBytes) else { throw BodyBudgetExhausted() }
-                reserved += chunk.readableBytes
-            }
+            guard budget.reserve(chunk.readableBytes) else { throw BodyBudgetExhausted() }
+            reserved += chunk.readableBytes
             var chunk = chunk
             collected.writeBuffer(&chunk)
         }

@@ -63,6 +63,9 @@ struct RequestIsolationTests {
             // user may change applies when set on the role, this database's own included.
             _ = try await harness.database.query(
                 "ALTER ROLE anon IN DATABASE \(unescaped: "\"\(harness.database.name)\"") SET work_mem = '7MB'")
+            // Applied after the exposed schema's search_path, as PostgREST applies them: the role's wins.
+            _ = try await harness.database.query(
+                "ALTER ROLE anon IN DATABASE \(unescaped: "\"\(harness.database.name)\"") SET search_path = public, auth")
             _ = try await harness.database.query(
                 "CREATE FUNCTION public.setting_of(name text) RETURNS text LANGUAGE sql STABLE AS 'SELECT current_setting(name)'")
             _ = try await harness.database.query("GRANT EXECUTE ON FUNCTION public.setting_of(text) TO anon, service_role")
@@ -76,7 +79,32 @@ struct RequestIsolationTests {
             let sessionJIT = try await harness.database.query("SELECT current_setting('jit')")[0].decode(String.self, at: 0)
             #expect(try await setting("jit", key: harness.keys.anon) == #""off""#)
             #expect(try await setting("work_mem", key: harness.keys.anon) == #""7MB""#)
+            #expect(try await setting("search_path", key: harness.keys.anon) == #""public, auth""#)
             #expect(try await setting("jit", key: harness.keys.serviceRole) == "\"\(sessionJIT)\"")
+        }
+    }
+
+    @Test func bodiesThatTrickleInHoldOnlyWhatTheySentOfTheBodyBudget() async throws {
+        try await ServerHarness.with(adjust: { $0.http.maximumBufferedBodyBytes = 2_000_000 }) { harness in
+            // Two clients announce a megabyte each and send 100 bytes: they hold 200 bytes, not the
+            // whole budget (taking declared lengths at once, they did, and every other body got 503).
+            var slow: [RawConnection] = []
+            for _ in 0..<2 {
+                let connection = try RawConnection(port: harness.port)
+                await connection.send(
+                    "POST /rest/v1/rpc/sleep_for HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n" + String(repeating: " ", count: 100))
+                slow.append(connection)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let connection = try RawConnection(port: harness.port)
+            let body = #"{"email":"nobody@example.com","password":"wrong-password"}"#
+            await connection.send(
+                "POST /auth/v1/token?grant_type=password HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+            let reply = await connection.readUntilClosed(timeout: .seconds(15)).text
+            #expect(RawConnection.status(of: reply) == 400, "\(reply.prefix(80))")  // invalid_credentials, not 503
+            for connection in slow { connection.hangUp() }
         }
     }
 
