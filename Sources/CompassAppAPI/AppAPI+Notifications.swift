@@ -69,8 +69,8 @@ extension AppAPI {
     func jsonObject(_ request: Request) async throws -> [String: JSONValue] {
         let buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: bodyBudget)
         guard buffer.readableBytes > 0 else { return [:] }
-        guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: buffer.readableBytesView) else {
-            throw AppAPIError.invalidBody("the body nests JSON more than \(JSONNesting.maximumDepth) levels deep")
+        if let problem = JSONNesting.problem(in: buffer.readableBytesView) {
+            throw AppAPIError.invalidBody("the body is not JSON to read: \(problem)")
         }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer.readableBytesView)),
             case .object(let object) = value

@@ -97,9 +97,7 @@ public struct AuthAPI: CompassAPI {
         } catch {
             throw .badJSON()
         }
-        guard !JSONNesting.exceeds(JSONNesting.maximumDepth, in: buffer.readableBytesView) else {
-            throw .badJSON(detail: "nested more than \(JSONNesting.maximumDepth) levels deep")
-        }
+        if let problem = JSONNesting.problem(in: buffer.readableBytesView) { throw .badJSON(detail: problem) }
         let body: T
         do {
             body = try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))

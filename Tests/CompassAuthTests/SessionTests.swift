@@ -65,6 +65,10 @@ struct SessionTests {
             #expect(deep.status == .badRequest)
             #expect(deep.code == "bad_json")
             #expect(deep["message"]?.contains("64 levels") == true)
+            // UTF-16 is refused (GoTrue reads UTF-8 only): its bytes would hide the nesting.
+            let wide = #"{"email":"wide@example.com","password":"secret-123"}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            let utf16 = try await auth.send(.post, "/signup", json: String(decoding: wide, as: UTF8.self))
+            #expect(utf16.code == "bad_json")
             let deepest = try await auth.send(
                 .post, "/signup", json: #"{"email":"deepest@example.com","password":"secret-123","data":{"d":"# + nested(62) + "}}")
             #expect(deepest.status == .ok)
