@@ -45,7 +45,8 @@ public struct RequestScope: Sendable {
     var isAuthenticated: Bool { role != "anon" }
 
     /// Takes the role's settings as the schema cache read them: its `statement_timeout` (or
-    /// none: the session's stays) and the rest, applied before the request's own.
+    /// none: the session's stays) and the rest, in PostgREST's order: after the exposed schema's
+    /// `search_path` (a role's own `search_path` wins) and before `Prefer: timezone` (which wins).
     mutating func apply(roleSettings settings: [String: String]) {
         roleTimeout = .known(settings["statement_timeout"])
         roleSettings = settings.filter { $0.key != "statement_timeout" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -53,8 +54,11 @@ public struct RequestScope: Sendable {
 
     /// The statement that opens the scope (the one shared `requestScope` writer).
     var statement: PostgresQuery {
-        var settings: [(name: String, value: String)] = roleSettings + [
-            ("search_path", ([schema] + extraSearchPath.filter { $0 != schema }).map(SQLBuilder.quoted).joined(separator: ", ")),
+        var settings: [(name: String, value: String)] = [
+            ("search_path", ([schema] + extraSearchPath.filter { $0 != schema }).map(SQLBuilder.quoted).joined(separator: ", "))
+        ]
+        settings += roleSettings
+        settings += [
             ("request.method", method),
             ("request.path", path),
             ("request.headers", headersJSON),
