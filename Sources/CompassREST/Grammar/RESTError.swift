@@ -57,6 +57,8 @@ extension RESTError {
         case mismatchedKeys
         /// A CSV line with another number of fields than the header.
         case mismatchedFieldCount
+        /// A CSV body without a whole header line (empty, or no line break after the header).
+        case missingCSVHeader
         /// A `Content-Type` the request cannot take (`text/plain` for a table).
         case unacceptableContentType(String)
         /// Longer than the configured limit, in bytes.

@@ -18,17 +18,20 @@ enum BodyConversion {
         return "{" + order.map { JSONText.quoted($0) + ":" + JSONText.quoted(values[$0]!) }.joined(separator: ",") + "}"
     }
 
-    /// CSV with a header line as a JSON array of objects; 400 PGRST102 when a line has another
+    /// CSV with a header line as a JSON array of objects, blank lines skipped (as PostgREST's
+    /// parser skips them); 400 PGRST102 without a whole header line or when a line has another
     /// number of fields than the header, 413 when the JSON would pass ``csvExpansionLimit``.
     static func csvArray(_ body: String) throws(RESTError) -> String {
         let limit = max(body.utf8.count * csvExpansionLimit, 64 << 10)
         var names: [String]?
         var output = "["
-        try CSVRecords.forEach(in: body) { (record) throws(RESTError) in
+        try CSVRecords.forEach(in: body) { (record, ended) throws(RESTError) in
             guard let names else {
+                guard ended else { throw .invalidBody(.missingCSVHeader) }
                 names = record.map { JSONText.quoted($0) + ":" }
                 return
             }
+            if record == [""] { return }  // a blank line
             guard record.count == names.count else { throw .invalidBody(.mismatchedFieldCount) }
             if output.utf8.count > 1 { output += "," }
             output += "{"
@@ -40,6 +43,7 @@ enum BodyConversion {
             output += "}"
             guard output.utf8.count <= limit else { throw .invalidBody(.expandsTooMuch(factor: csvExpansionLimit)) }
         }
+        guard names != nil else { throw .invalidBody(.missingCSVHeader) }
         return output + "]"
     }
 
@@ -51,8 +55,9 @@ enum BodyConversion {
 /// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, CRLF, LF or
 /// CR line ends; a final empty line is no record. Read as bytes: every delimiter is ASCII.
 enum CSVRecords {
-    /// Calls `body` with each record, in order, without holding them all.
-    static func forEach<Failure: Error>(in text: String, _ body: ([String]) throws(Failure) -> Void) throws(Failure) {
+    /// Calls `body` with each record, in order, without holding them all, and whether a line
+    /// break ended it (the last record may end with the text instead).
+    static func forEach<Failure: Error>(in text: String, _ body: ([String], _ ended: Bool) throws(Failure) -> Void) throws(Failure) {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var record: [String] = []
         var field: [UInt8] = []
@@ -79,14 +84,14 @@ enum CSVRecords {
                 if byte == carriageReturn, bytes.first == lineFeed { bytes = bytes.dropFirst() }
                 record.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
-                try body(record)
+                try body(record, true)
                 record.removeAll(keepingCapacity: true)
             default: field.append(byte)
             }
         }
         if !field.isEmpty || !record.isEmpty {
             record.append(String(decoding: field, as: UTF8.self))
-            try body(record)
+            try body(record, false)
         }
     }
 }
