@@ -102,6 +102,8 @@ struct RealtimeFilterTests {
         #expect(try compiled("expires_at=lt.infinity", .timestamp(withTimeZone: false)).matches(.string("9999-12-31T23:59:59")))
         #expect(try compiled("d=lt.0001-01-01", .date).matches(.string("-infinity")))
         #expect(try compiled("d=neq.-infinity", .date).matches(.string("2025-05-04")))
+        // Postgres refuses '+infinity' for these types (not for float8).
+        #expect(throws: RealtimeFilterError.self) { try compiled("d=eq.+infinity", .date) }
     }
 
     @Test func booleansAndText() throws {

@@ -112,7 +112,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if Self.hasBody(head) {
                 startBodyClock(context: context)
                 // curl asks before sending a body over a kilobyte, and waits a second for the answer.
-                if Self.expectsContinue(head) {
+                if !asksUpgrade, Self.expectsContinue(head) {
                     context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
                 }
             }

@@ -97,11 +97,12 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         }
     }
 
-    /// Postgres's `infinity` and `-infinity` for a timestamp or date (`+infinity` too): after and
-    /// before every other value, as the extremes of the count, which no real date reaches.
+    /// Postgres's `infinity` and `-infinity` for a timestamp or date (it refuses `+infinity`
+    /// there): after and before every other value, as the extremes of the count, which no real
+    /// date reaches.
     private static func infinity(_ text: String) -> Int64? {
         switch text.lowercased() {
-        case "infinity", "+infinity": .max
+        case "infinity": .max
         case "-infinity": .min
         default: nil
         }
