@@ -32,4 +32,39 @@ struct SchemaReloadStartupTests {
             }
         }
     }
+
+    @Test("a burst of notifications makes a reload or two, not one each")
+    func notificationsWhileReloadingCoalesce() async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: RESTHarness.secret, poolSize: 2, logger: TestDatabase.logger)
+            let api = RESTAPI(context: context)
+            try await context.pool.withRunning { _ in
+                _ = try await api.store.current()
+                try await withThrowingTaskGroup(of: Void.self) { tasks in
+                    tasks.addTask { try await api.reloadService.run() }
+                    // The service's first LISTEN reloads once (a request loaded the cache before it).
+                    let deadline = ContinuousClock.now + .seconds(10)
+                    while await api.store.generation < 2, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                    let before = await api.store.generation
+                    // Forty notifications, each in its own transaction (Postgres folds repeats within one).
+                    for _ in 0..<40 { _ = try await database.query("NOTIFY pgrst, 'reload schema'") }
+                    // Wait until the reloads stop.
+                    var last = await api.store.generation
+                    while true {
+                        try await Task.sleep(for: .seconds(1))
+                        let now = await api.store.generation
+                        if now == last { break }
+                        last = now
+                    }
+                    let reloads = last - before
+                    #expect(reloads >= 1)
+                    #expect(reloads < 10, "\(reloads) reloads for 40 notifications")
+                    tasks.cancelAll()
+                }
+            }
+        }
+    }
 }
