@@ -30,4 +30,26 @@ struct ClientOutboxTests {
         for _ in 0..<3 { #expect(counted.enqueue(Self.frame(1)) == .queued) }
         #expect(counted.enqueue(Self.frame(1)) == .overflowed, "the frame count still bounds it")
     }
+
+    /// A sink that holds its outbox, as the socket's writer does.
+    final class HoldingSink: ClientOutboxSink {
+        let outbox: ClientOutbox
+        init(_ outbox: ClientOutbox) { self.outbox = outbox }
+        func framesWaiting() {}
+    }
+
+    @Test func detachingFreesTheOutboxAndItsSink() {
+        weak var freedOutbox: ClientOutbox?
+        weak var freedSink: HoldingSink?
+        do {
+            let outbox = ClientOutbox(clientID: 3, version: .v1, capacity: 10)
+            let sink = HoldingSink(outbox)
+            outbox.attach(sink)
+            freedOutbox = outbox
+            freedSink = sink
+            outbox.detach()  // what a session does once its connection has ended
+        }
+        #expect(freedOutbox == nil, "the outbox outlived its connection")
+        #expect(freedSink == nil)
+    }
 }

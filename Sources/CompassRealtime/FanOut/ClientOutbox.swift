@@ -132,6 +132,17 @@ public final class ClientOutbox: Sendable {
         told?.framesWaiting()
     }
 
+    /// Lets go of the sink once the connection has ended. The sink (the socket's writer) holds
+    /// this outbox too: kept, the pair and the connection's channel were never freed, 2-4 KB
+    /// for every WebSocket connection the worker had ever served.
+    public func detach() {
+        let sink = state.withLock { state -> (any ClientOutboxSink)? in
+            defer { state.sink = nil }
+            return state.sink
+        }
+        _ = sink  // released here, outside the lock
+    }
+
     /// Every frame waiting, in order, for the attached sink, and whether a close was requested
     /// (change events are then no longer written); the next frame tells the sink again.
     public func takeForSocket() -> (frames: [Frame], closing: Bool) {

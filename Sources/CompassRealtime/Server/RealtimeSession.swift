@@ -42,6 +42,7 @@ struct RealtimeSession: Sendable {
             group.cancelAll()
         }
         registry.removeClient(clientID)
+        outbox.detach()
     }
 
     // MARK: - Writing
