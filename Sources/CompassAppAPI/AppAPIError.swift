@@ -85,6 +85,10 @@ public struct AppAPIError: HTTPResponseError, Sendable, Hashable, CustomStringCo
         case let error where error.isPoolExhausted:
             return AppAPIError(
                 status: .serviceUnavailable, code: "database_busy", message: "every database connection is busy; retry shortly")
+        case let error where error.isDatabaseUnavailable:
+            logger.warning("database unavailable: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
+            return AppAPIError(
+                status: .serviceUnavailable, code: "database_unavailable", message: "the database cannot be reached; retry shortly")
         default:
             logger.error("request failed: \(String(describing: error))", metadata: ["path": "\(request.uri.path)"])
             return AppAPIError.internalError

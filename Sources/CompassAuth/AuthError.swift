@@ -51,7 +51,7 @@ public struct AuthError: HTTPResponseError, Sendable, Hashable {
     /// descriptions carry no bind values, so no password or token) and answered with a bare 500.
     @Sendable static func translating(_ error: any Error, request: Request, logger: Logger) -> any HTTPResponseError {
         if let error = error as? AuthError { return error }
-        if error.isPoolExhausted { return AuthError.databaseBusy }
+        if error.isPoolExhausted || error.isDatabaseUnavailable { return AuthError.databaseBusy }
         // A backstop: request bodies are checked for NUL first (``AuthRequestBody``), but text
         // that reaches SQL another way is still the client's fault, not a 500.
         if case SQLState.characterNotInRepertoire = error { return AuthError.unstorableText }

@@ -45,4 +45,21 @@ extension Error {
     public var isPoolExhausted: Bool {
         (self as? PostgresError)?.code == .poolTimeout
     }
+
+    /// Whether the database could not be reached or dropped the connection under the request (a
+    /// restart, a terminated backend): the server's trouble for a moment, answered 503 with
+    /// `Retry-After` as REST answers it (PGRST000), not a 500.
+    public var isDatabaseUnavailable: Bool {
+        guard let error = self as? PostgresError else { return false }
+        switch error.code {
+        case .connectionFailed, .connectionLost, .closed, .poolClosed:
+            return true
+        case .server:
+            // 08: connection exception; 57P01-57P03: shut down, crashed, not accepting connections yet.
+            guard let state = error.sqlState?.rawValue else { return false }
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
+        }
+    }
 }
