@@ -67,4 +67,20 @@ struct SchemaReloadStartupTests {
             }
         }
     }
+
+    @Test("requests that arrive while the first load runs wait for it rather than each loading")
+    func coldRequestsShareTheFirstLoad() async throws {
+        try await TestDatabase.with(demoData: true) { database in
+            let context = try await ServerContext(
+                postgres: database.configuration, jwtSecret: RESTHarness.secret, poolSize: 4, logger: TestDatabase.logger)
+            let api = RESTAPI(context: context)
+            try await context.pool.withRunning { _ in
+                try await withThrowingTaskGroup(of: Int.self) { requests in
+                    for _ in 0..<10 { requests.addTask { try await api.store.current().tables.count } }
+                    for try await count in requests { #expect(count > 0) }
+                }
+                #expect(await api.store.generation == 1)
+            }
+        }
+    }
 }

@@ -18,6 +18,9 @@ public actor SchemaCacheStore {
     /// Bumped by every reload, so tests can wait for one.
     public private(set) var generation = 0
     private var reloadsStarted = 0
+    /// The first load while it runs: requests arriving meanwhile wait for it rather than each
+    /// reading the whole catalog on a pooled connection of its own (ten cold requests, ten loads).
+    private var firstLoad: Task<Void, any Error>?
 
     /// A store that reads `schemas` through `pool` (and their documentation, with `documents`).
     public init(pool: PostgresPool, schemas: [String] = ["public"], documents: Bool = false, logger: Logger) {
@@ -32,7 +35,14 @@ public actor SchemaCacheStore {
     public func current(schema: String? = nil) async throws -> SchemaCache {
         let name = schema ?? schemas[0]
         if let cache = caches[name] { return cache }
-        try await reloadAll()
+        if let firstLoad {
+            try await firstLoad.value
+        } else {
+            let load = Task { try await self.reloadAll() }
+            firstLoad = load
+            defer { firstLoad = nil }
+            try await load.value
+        }
         guard let cache = caches[name] else { throw SchemaNotExposed(schema: name) }
         return cache
     }
