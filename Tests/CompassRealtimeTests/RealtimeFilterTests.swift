@@ -63,24 +63,60 @@ struct RealtimeFilterTests {
     }
 
     @Test func numbersCompareNumerically() throws {
-        #expect(try compiled("age=lt.65", .integer).matches(.number("9")))
-        #expect(!(try compiled("age=lt.65", .integer).matches(.number("100"))))
-        #expect(try compiled("age=lte.65", .integer).matches(.number("65")))
-        #expect(try compiled("age=gt.65", .integer).matches(.number("100")))
-        #expect(try compiled("age=gte.65", .integer).matches(.number("65")))
-        #expect(try compiled("age=neq.65", .integer).matches(.number("64")))
-        #expect(!(try compiled("age=neq.65", .integer).matches(.null)))
+        #expect(try compiled("age=lt.65", .bigint).matches(.number("9")))
+        #expect(!(try compiled("age=lt.65", .bigint).matches(.number("100"))))
+        #expect(try compiled("age=lte.65", .bigint).matches(.number("65")))
+        #expect(try compiled("age=gt.65", .bigint).matches(.number("100")))
+        #expect(try compiled("age=gte.65", .bigint).matches(.number("65")))
+        #expect(try compiled("age=neq.65", .bigint).matches(.number("64")))
+        #expect(!(try compiled("age=neq.65", .bigint).matches(.null)))
         #expect(try compiled("price=gt.9.5", .decimal).matches(.number("10.25")))
         #expect(try compiled("price=eq.10", .decimal).matches(.number("10.000")))
         #expect(try compiled("score=lt.1e3", .float).matches(.number("999.5")))
-        #expect(throws: RealtimeFilterError.self) { try compiled("age=eq.1.5", .integer) }
+        #expect(throws: RealtimeFilterError.self) { try compiled("age=eq.1.5", .bigint) }
+    }
+
+    @Test func integerFiltersRefuseValuesTheColumnCannotHold() throws {
+        // Postgres refuses the cast ("value out of range for type integer"), so the join fails.
+        let int4 = RealtimeValueKind(typeName: "int4", category: "N")
+        #expect(throws: RealtimeFilterError.self) { try compiled("n=eq.2147483648", int4) }
+        #expect(throws: RealtimeFilterError.self) { try compiled("n=in.(1,-2147483649)", int4) }
+        #expect(try compiled("n=eq.-2147483648", int4).matches(.number("-2147483648")))
+        let int2 = RealtimeValueKind(typeName: "int2", category: "N")
+        #expect(throws: RealtimeFilterError.self) { try compiled("n=gt.32768", int2) }
+        #expect(try compiled("n=gt.32766", int2).matches(.number("32767")))
+        #expect(throws: RealtimeFilterError.self) { try compiled("n=eq.9223372036854775808", .bigint) }
+    }
+
+    @Test func numericComparesEveryDigit() throws {
+        // 40 significant digits: `Decimal` keeps 38 and called these equal.
+        let exact = try compiled("amount=eq.1234567890123456789012345678901234567891", .decimal)
+        #expect(exact.matches(.number("1234567890123456789012345678901234567891")))
+        #expect(!exact.matches(.number("1234567890123456789012345678901234567892")))
+        #expect(try compiled("amount=lt.0.10000000000000000000000000000000000000000001", .decimal).matches(.number("0.1")))
+        #expect(!(try compiled("amount=lt.0.1", .decimal).matches(.number("0.10000000000000000000000000000000000000000001"))))
+        // Scale, sign of zero and exponents do not change the value.
+        #expect(try compiled("amount=eq.1.5e2", .decimal).matches(.number("150.000")))
+        #expect(try compiled("amount=eq.-0.0", .decimal).matches(.number("0")))
+        #expect(try compiled("amount=in.(.5,7)", .decimal).matches(.number("0.50")))
+        #expect(try compiled("amount=gt.-10", .decimal).matches(.number("-9.99")))
+        #expect(!(try compiled("amount=gt.-10", .decimal).matches(.number("-10.01"))))
+        #expect(try compiled("amount=lt.1e-3", .decimal).matches(.number("-5")))
+        // Postgres sorts NaN above Infinity above every number; to_jsonb writes them as strings.
+        #expect(try compiled("amount=gt.Infinity", .decimal).matches(.string("NaN")))
+        #expect(try compiled("amount=eq.nan", .decimal).matches(.string("NaN")))
+        #expect(try compiled("amount=gt.1e999", .decimal).matches(.string("Infinity")))
+        #expect(try compiled("amount=lt.-1e999", .decimal).matches(.string("-Infinity")))
+        for bad in ["1.2.3", "1e", "e5", ".", "1 2", "0x10", "1e99999999", "--1"] {
+            #expect(throws: RealtimeFilterError.self, "\(bad)") { try compiled("amount=eq.\(bad)", .decimal) }
+        }
     }
 
     @Test func inListsMatchAnyItem() throws {
         let filter = try compiled("type=in.(email,dm)", .text)
         #expect(filter.matches(.string("dm")))
         #expect(!filter.matches(.string("camp")))
-        let ids = try compiled("id=in.(1, 2, 3)", .integer)
+        let ids = try compiled("id=in.(1, 2, 3)", .bigint)
         #expect(ids.matches(.number("2")))
         #expect(!ids.matches(.number("4")))
     }
@@ -115,7 +151,7 @@ struct RealtimeFilterTests {
     }
 
     @Test func columnKindsFromCatalogNames() {
-        #expect(RealtimeValueKind(typeName: "int8", category: "N") == .integer)
+        #expect(RealtimeValueKind(typeName: "int8", category: "N") == .bigint)
         #expect(RealtimeValueKind(typeName: "interaction_type", category: "E") == .text)
         #expect(RealtimeValueKind(typeName: "_text", category: "A") == .unsupported("_text"))
     }

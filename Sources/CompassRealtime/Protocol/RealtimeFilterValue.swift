@@ -2,7 +2,9 @@ import Foundation
 
 /// How a column's values compare, from its Postgres type.
 public enum RealtimeValueKind: Sendable, Hashable {
-    case integer
+    /// An integer type, with the values it can hold (a filter value outside is refused, as
+    /// Postgres refuses the cast).
+    case integer(range: ClosedRange<Int64>)
     case decimal
     case float
     case boolean
@@ -17,7 +19,10 @@ public enum RealtimeValueKind: Sendable, Hashable {
     /// Classifies a column from `pg_type.typname` and `typcategory`.
     public init(typeName: String, category: String) {
         switch typeName {
-        case "int2", "int4", "int8", "oid": self = .integer
+        case "int2": self = .integer(range: Int64(Int16.min)...Int64(Int16.max))
+        case "int4": self = .integer(range: Int64(Int32.min)...Int64(Int32.max))
+        case "int8": self = .bigint
+        case "oid": self = .integer(range: 0...Int64(UInt32.max))
         case "numeric": self = .decimal
         case "float4", "float8": self = .float
         case "bool": self = .boolean
@@ -29,6 +34,9 @@ public enum RealtimeValueKind: Sendable, Hashable {
         default: self = (category == "S" || category == "E") ? .text : .unsupported(typeName)
         }
     }
+
+    /// `int8`: every `Int64`.
+    public static let bigint = RealtimeValueKind.integer(range: .min ... .max)
 }
 
 /// A typed value a filter compares: the filter's operand or a row's column value.
@@ -36,7 +44,8 @@ public enum RealtimeValueKind: Sendable, Hashable {
 /// Values of one column always share a case; comparing different cases never matches.
 public enum RealtimeFilterValue: Sendable, Hashable {
     case integer(Int64)
-    case decimal(Decimal)
+    /// `numeric`, every digit kept.
+    case decimal(ExactDecimal)
     case float(Double)
     case boolean(Bool)
     /// Text, compared byte by byte like Postgres's `C` collation; uuids are stored canonical.
@@ -50,13 +59,11 @@ public enum RealtimeFilterValue: Sendable, Hashable {
     public init?(text: String, kind: RealtimeValueKind) {
         let trimmed = text.trimmingWhitespace
         switch kind {
-        case .integer:
-            guard let value = Int64(trimmed) else { return nil }
+        case .integer(let range):
+            guard let value = Int64(trimmed), range.contains(value) else { return nil }
             self = .integer(value)
         case .decimal:
-            guard trimmed.first.map({ $0.isNumber || $0 == "-" || $0 == "+" || $0 == "." }) == true,
-                let value = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
-            else { return nil }
+            guard let value = ExactDecimal(trimmed) else { return nil }
             self = .decimal(value)
         case .float:
             switch trimmed.lowercased() {
@@ -114,7 +121,7 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         case (.null, _): return nil
         case (.number(let text), .integer), (.number(let text), .decimal), (.number(let text), .float):
             self.init(text: text, kind: kind)
-        case (.string(let text), .float):
+        case (.string(let text), .float), (.string(let text), .decimal):
             self.init(text: text, kind: kind)  // NaN and Infinity arrive as strings
         case (.bool(let value), .boolean):
             self = .boolean(value)
@@ -238,8 +245,8 @@ public struct CompiledRealtimeFilter: Sendable, Hashable {
     public var equalityKey: RealtimeFilterValue? {
         guard `operator` == .eq, let operand = operands.first else { return nil }
         switch operand {
-        case .integer, .boolean, .text, .timestamp, .date: return operand
-        case .decimal, .float: return nil
+        case .integer, .decimal, .boolean, .text, .timestamp, .date: return operand
+        case .float: return nil
         }
     }
 }
