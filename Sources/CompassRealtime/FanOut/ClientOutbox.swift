@@ -98,14 +98,23 @@ public final class ClientOutbox: Sendable {
         case overflowed
         /// The client is already closing; the frame was dropped.
         case dropped
+        /// The channel the frame was for was left or re-joined; the frame was dropped.
+        case channelLeft
     }
 
     /// Queues a frame without waiting; a full queue closes the client instead.
     @discardableResult
     public func enqueue(_ frame: Frame) -> EnqueueResult {
+        enqueue(frame, whileJoined: nil)
+    }
+
+    /// Queues a frame for a channel, unless the channel has ended by now (read under this
+    /// outbox's lock, so the frame cannot land behind the reply to a re-join).
+    func enqueue(_ frame: Frame, whileJoined liveness: ChannelLiveness?) -> EnqueueResult {
         let (result, waiters, sink) = state.withLock {
             state -> (EnqueueResult, [CheckedContinuation<Void, Never>], (any ClientOutboxSink)?) in
             guard state.closing == nil else { return (.dropped, [], nil) }
+            if let liveness, !liveness.isCurrent { return (.channelLeft, [], nil) }
             let size = frame.text.utf8.count
             // A first frame always fits: one large event is not a slow client.
             if state.frames.count >= capacity || !state.frames.isEmpty && state.bytes > maximumBytes - size {

@@ -87,22 +87,29 @@ public final class RealtimeDispatcher: RealtimeChangeSink {
             throw RealtimeDeliveryFailure(reason: "visibility checks failed: \(error)")
         }
         for (change, receivers) in zip(parsed, plan.receivers(given: visible)) {
-            var encoded: [APIRole: String] = [:]
-            for match in receivers {
-                let role = match.channel.claims.role
-                let data = encoded[role] ?? RealtimeChangeEvent.data(for: change, role: role, maximumRecordBytes: maximumRecordBytes)
-                encoded[role] = data
-                let outbox = match.channel.outbox
-                let text = RealtimeChangeEvent.frame(data: data, ids: match.ids, topic: match.channel.topic, version: outbox.version)
-                switch outbox.enqueue(.init(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)) {
-                case .queued:
-                    metrics.eventsQueued.increment()
-                case .overflowed:
-                    metrics.clientsDropped.increment()
-                    logger.notice("client too slow; closing it", metadata: ["realtime.client": "\(outbox.clientID)"])
-                case .dropped:
-                    break
-                }
+            queue(change, to: receivers)
+        }
+    }
+
+    /// Queues one change's event on each receiver's client, encoded once per role; a channel
+    /// left or re-joined since it was matched gets nothing (see ``ChannelLiveness``).
+    func queue(_ change: ParsedChange, to receivers: [ChannelMatch]) {
+        var encoded: [APIRole: String] = [:]
+        for match in receivers {
+            let role = match.channel.claims.role
+            let data = encoded[role] ?? RealtimeChangeEvent.data(for: change, role: role, maximumRecordBytes: maximumRecordBytes)
+            encoded[role] = data
+            let outbox = match.channel.outbox
+            let text = RealtimeChangeEvent.frame(data: data, ids: match.ids, topic: match.channel.topic, version: outbox.version)
+            let frame = ClientOutbox.Frame(text: text, recordedAtMicroseconds: change.change.recordedAtMicroseconds)
+            switch outbox.enqueue(frame, whileJoined: match.liveness) {
+            case .queued:
+                metrics.eventsQueued.increment()
+            case .overflowed:
+                metrics.clientsDropped.increment()
+                logger.notice("client too slow; closing it", metadata: ["realtime.client": "\(outbox.clientID)"])
+            case .dropped, .channelLeft:
+                break
             }
         }
     }

@@ -50,9 +50,12 @@ final class JoinedChannel: Sendable {
     let record: ChannelRecord
     /// The bindings per table, each distinct binding once: matching reads a table's only.
     let bindingsByTable: [RealtimeTableName: [TableBinding]]
+    /// Ended when the channel leaves the registry; kept across token refreshes.
+    let liveness: ChannelLiveness
 
-    init(_ record: ChannelRecord) {
+    init(_ record: ChannelRecord, liveness: ChannelLiveness = ChannelLiveness()) {
         self.record = record
+        self.liveness = liveness
         var seen: Set<TableBinding> = []
         var byTable: [RealtimeTableName: [TableBinding]] = [:]
         for binding in record.bindings where seen.insert(binding).inserted {
@@ -71,6 +74,9 @@ struct ChannelMatch: Sendable {
     var channel: ChannelRecord {
         _read { yield joined.record }
     }
+
+    /// Whether the channel is still joined with these bindings.
+    var liveness: ChannelLiveness { joined.liveness }
 
     init(channel: ChannelRecord, ids: [Int]) {
         self.init(joined: JoinedChannel(channel), ids: ids)
@@ -154,7 +160,9 @@ public final class SubscriptionRegistry: Sendable {
         }
 
         mutating func removeChannel(_ key: ChannelKey) -> ChannelRecord? {
-            guard let record = channels.removeValue(forKey: key)?.record else { return nil }
+            guard let joined = channels.removeValue(forKey: key) else { return nil }
+            joined.liveness.end()
+            let record = joined.record
             channels.shrinkIfSparse()
             index(key, record.bindings, adding: false)
             clients[key.client]?.topics.remove(key.topic)
@@ -247,9 +255,10 @@ public final class SubscriptionRegistry: Sendable {
     public func updateClaims(clientID: Int, topic: String, claims: AccessClaims) -> Bool {
         state.withLock { state in
             let key = ChannelKey(client: clientID, topic: topic)
-            guard var record = state.channels[key]?.record else { return false }
+            guard let joined = state.channels[key] else { return false }
+            var record = joined.record
             record.claims = claims
-            state.channels[key] = JoinedChannel(record)
+            state.channels[key] = JoinedChannel(record, liveness: joined.liveness)
             return true
         }
     }
