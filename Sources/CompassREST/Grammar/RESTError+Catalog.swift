@@ -71,6 +71,7 @@ extension RESTError {
             case .mismatchedKeys: (400, "All object keys must match")
             case .mismatchedFieldCount: (400, "All lines must have same number of fields")
             case .missingCSVHeader: (400, "A CSV body needs a header line, ended by a line break")
+            case .malformedCSV(let reason): (400, "Malformed CSV: \(reason)")
             case .unacceptableContentType(let type): (400, "Content-Type not acceptable: \(type)")
             case .tooLarge(let limit): (413, "Request body is larger than \(limit) bytes")
             case .expandsTooMuch(let factor): (413, "Request body as JSON would be more than \(factor) times its size")

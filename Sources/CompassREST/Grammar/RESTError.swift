@@ -59,6 +59,8 @@ extension RESTError {
         case mismatchedFieldCount
         /// A CSV body without a whole header line (empty, or no line break after the header).
         case missingCSVHeader
+        /// A CSV body whose quoting RFC 4180 refuses (the reason says where).
+        case malformedCSV(String)
         /// A `Content-Type` the request cannot take (`text/plain` for a table).
         case unacceptableContentType(String)
         /// Longer than the configured limit, in bytes.

@@ -54,14 +54,17 @@ enum BodyConversion {
 
 /// RFC 4180 records: comma-separated fields, `"…"` quoting with `""` for a quote, CRLF, LF or
 /// CR line ends; a final empty line is no record. Read as bytes: every delimiter is ASCII.
+/// As strict as PostgREST's parser: a quote opens a field or nothing, and a quoted field ends
+/// at its closing quote.
 enum CSVRecords {
     /// Calls `body` with each record, in order, without holding them all, and whether a line
     /// break ended it (the last record may end with the text instead).
-    static func forEach<Failure: Error>(in text: String, _ body: ([String], _ ended: Bool) throws(Failure) -> Void) throws(Failure) {
+    static func forEach(in text: String, _ body: ([String], _ ended: Bool) throws(RESTError) -> Void) throws(RESTError) {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
         var record: [String] = []
         var field: [UInt8] = []
         var quoted = false
+        var closedQuote = false  // the field's closing quote was just read
         var bytes = text.utf8[...]
         while let byte = bytes.popFirst() {
             if quoted {
@@ -72,11 +75,11 @@ enum CSVRecords {
                     bytes = bytes.dropFirst()
                 } else {
                     quoted = false
+                    closedQuote = true
                 }
                 continue
             }
             switch byte {
-            case quote where field.isEmpty: quoted = true
             case comma:
                 record.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
@@ -86,10 +89,17 @@ enum CSVRecords {
                 field.removeAll(keepingCapacity: true)
                 try body(record, true)
                 record.removeAll(keepingCapacity: true)
+            case _ where closedQuote:
+                throw .invalidBody(.malformedCSV("a quoted field must end at its closing quote"))
+            case quote where field.isEmpty: quoted = true
+            case quote:
+                throw .invalidBody(.malformedCSV("a quote inside an unquoted field"))
             default: field.append(byte)
             }
+            closedQuote = false
         }
-        if !field.isEmpty || !record.isEmpty {
+        guard !quoted else { throw .invalidBody(.malformedCSV("a quoted field is not closed")) }
+        if !field.isEmpty || !record.isEmpty || closedQuote {
             record.append(String(decoding: field, as: UTF8.self))
             try body(record, false)
         }
