@@ -150,6 +150,32 @@ struct RealtimeFilterTests {
         #expect(throws: RealtimeFilterError.self) { try compiled("tags=eq.x", .unsupported("_text")) }
     }
 
+    @Test func textTypesCompareAsPostgresDoes() throws {
+        // char(n): `to_jsonb` pads the value; trailing spaces never count.
+        let padded = RealtimeValueKind(typeName: "bpchar", category: "S")
+        #expect(try compiled("code=eq.abc", padded).matches(.string("abc  ")))
+        #expect(try compiled("code=eq.abc   ", padded).matches(.string("abc  ")))
+        #expect(!(try compiled("code=neq.abc", padded).matches(.string("abc  "))))
+        #expect(try compiled("code=in.(x,abc)", padded).matches(.string("abc  ")))
+        #expect(!(try compiled("code=gt.abc", padded).matches(.string("abc  "))))
+        #expect(try compiled("code=eq. a", padded).matches(.string(" a   ")))
+        // citext: case does not count.
+        let folded = RealtimeValueKind(typeName: "citext", category: "S")
+        #expect(try compiled("email=eq.Ann@Example.com", folded).matches(.string("ann@example.COM")))
+        #expect(try compiled("email=lt.B", folded).matches(.string("abc")))
+        // An enum orders by its declared labels and takes only those, exactly as written.
+        let mood = RealtimeValueKind(typeName: "mood", category: "E", enumLabels: ["sad", "ok", "happy", "Angry"])
+        #expect(try compiled("mood=gt.sad", mood).matches(.string("Angry")))
+        #expect(!(try compiled("mood=lt.sad", mood).matches(.string("happy"))))
+        #expect(try compiled("mood=in.(ok,happy)", mood).matches(.string("happy")))
+        #expect(try compiled("mood=eq.ok", mood).matches(.string("ok")))
+        for unknown in ["meh", "angry", "OK", ""] {
+            #expect(throws: RealtimeFilterError.self, "\(unknown)") { try compiled("mood=eq.\(unknown)", mood) }
+        }
+        // An oid arrives from `to_jsonb` as a string.
+        #expect(try compiled("o=eq.5", RealtimeValueKind(typeName: "oid", category: "N")).matches(.string("5")))
+    }
+
     @Test func columnKindsFromCatalogNames() {
         #expect(RealtimeValueKind(typeName: "int8", category: "N") == .bigint)
         #expect(RealtimeValueKind(typeName: "interaction_type", category: "E") == .text)

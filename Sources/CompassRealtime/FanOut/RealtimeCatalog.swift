@@ -6,25 +6,29 @@ import Postgres
 ///
 /// Identifiers come back already quoted by the server (`quote_ident`), so SQL built from
 /// them never splices raw names. An entry is reloaded when a row shows a column the
-/// cache does not know (`ALTER TABLE … ADD COLUMN`), and the list of enabled tables
-/// is re-read after a few seconds.
+/// cache does not know (`ALTER TABLE … ADD COLUMN`), and every entry, like the list of
+/// enabled tables, is re-read after a few seconds: a migration that changes a column's
+/// type, the replica identity or a grant is seen without a restart.
 public actor RealtimeCatalog {
     private let database: RealtimeDatabase
-    private var tables: [RealtimeTableName: RealtimeTableMetadata] = [:]
+    private var tables: [RealtimeTableName: (metadata: RealtimeTableMetadata, readAt: ContinuousClock.Instant)] = [:]
     private var enabled: (names: [RealtimeTableName], readAt: ContinuousClock.Instant)?
     /// How long the list of enabled tables is trusted.
     public var enabledTablesLifetime: Duration = .seconds(5)
+    /// How long a table's metadata is trusted.
+    public let tableLifetime: Duration
 
     /// Makes an empty cache.
-    public init(database: RealtimeDatabase) {
+    public init(database: RealtimeDatabase, tableLifetime: Duration = .seconds(5)) {
         self.database = database
+        self.tableLifetime = tableLifetime
     }
 
     /// The table's metadata; nil when no such table exists.
     public func metadata(for name: RealtimeTableName) async throws -> RealtimeTableMetadata? {
-        if let cached = tables[name] { return cached }
+        if let cached = tables[name], ContinuousClock.now - cached.readAt < tableLifetime { return cached.metadata }
         let loaded = try await load(name)
-        tables[name] = loaded
+        tables[name] = loaded.map { ($0, .now) }  // a missing table is asked again next time
         return loaded
     }
 
@@ -67,7 +71,9 @@ public actor RealtimeCatalog {
                    COALESCE(a.attnum = ANY (ri.indkey::int2[]), false),
                    has_column_privilege('anon', c.oid, a.attnum, 'SELECT'),
                    has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT'),
-                   has_column_privilege('service_role', c.oid, a.attnum, 'SELECT')
+                   has_column_privilege('service_role', c.oid, a.attnum, 'SELECT'),
+                   (SELECT array_to_json(array_agg(e.enumlabel::text ORDER BY e.enumsortorder))::text
+                      FROM pg_catalog.pg_enum AS e WHERE e.enumtypid = t.oid)
               FROM pg_catalog.pg_class AS c
               JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
               JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -87,13 +93,14 @@ public actor RealtimeCatalog {
                 roles.insert(role)
             }
             let typeName = try row.decode(String.self, at: 6)
+            let enumLabels = try row.decode(String?.self, at: 14).map { try Self.labels(fromJSON: $0) }
             columns.append(
                 RealtimeColumn(
                     name: try row.decode(String.self, at: 4),
                     quotedName: try row.decode(String.self, at: 5),
                     typeName: typeName,
                     sqlType: try row.decode(String.self, at: 8),
-                    kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7)),
+                    kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7), enumLabels: enumLabels),
                     isPrimaryKey: try row.decode(Bool.self, at: 9),
                     isReplicaIdentityIndex: try row.decode(Bool.self, at: 10),
                     selectableBy: roles))
@@ -105,5 +112,13 @@ public actor RealtimeCatalog {
             hasRowSecurity: try first.decode(Bool.self, at: 1),
             isEnabled: try first.decode(Bool.self, at: 3),
             replicaIdentity: try first.decode(String.self, at: 2))
+    }
+
+    /// An enum's labels, from the JSON array the catalog query builds.
+    private static func labels(fromJSON text: String) throws -> [String] {
+        guard let labels = try RealtimeJSON(parsing: text).arrayValue?.compactMap(\.stringValue) else {
+            throw PostgresDecodingFailure("enum labels are not a JSON array")
+        }
+        return labels
     }
 }

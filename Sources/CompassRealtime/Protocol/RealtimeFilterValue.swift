@@ -13,11 +13,22 @@ public enum RealtimeValueKind: Sendable, Hashable {
     case timestamp(withTimeZone: Bool)
     case date
     case text
+    /// `char(n)` (`bpchar`): trailing spaces do not count, as Postgres compares them.
+    case paddedText
+    /// `citext`: compared lower-cased.
+    case caseInsensitiveText
+    /// An enum: its labels in their declared order, which is how Postgres orders its values.
+    case enumeration(labels: [String])
     /// A type filters cannot compare (arrays, json, …); the name says which.
     case unsupported(String)
 
-    /// Classifies a column from `pg_type.typname` and `typcategory`.
-    public init(typeName: String, category: String) {
+    /// Classifies a column from `pg_type.typname` and `typcategory`, and an enum's labels in
+    /// their sort order.
+    public init(typeName: String, category: String, enumLabels: [String]? = nil) {
+        if let enumLabels {
+            self = .enumeration(labels: enumLabels)
+            return
+        }
         switch typeName {
         case "int2": self = .integer(range: Int64(Int16.min)...Int64(Int16.max))
         case "int4": self = .integer(range: Int64(Int32.min)...Int64(Int32.max))
@@ -30,7 +41,9 @@ public enum RealtimeValueKind: Sendable, Hashable {
         case "timestamptz": self = .timestamp(withTimeZone: true)
         case "timestamp": self = .timestamp(withTimeZone: false)
         case "date": self = .date
-        case "text", "varchar", "bpchar", "name", "citext", "char": self = .text
+        case "text", "varchar", "name", "char": self = .text
+        case "bpchar": self = .paddedText
+        case "citext": self = .caseInsensitiveText
         default: self = (category == "S" || category == "E") ? .text : .unsupported(typeName)
         }
     }
@@ -99,6 +112,14 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             self = .date(days)
         case .text:
             self = .text(text)
+        case .paddedText:
+            self = .text(Self.withoutTrailingSpaces(text))
+        case .caseInsensitiveText:
+            self = .text(text.lowercased())
+        case .enumeration(let labels):
+            // Postgres takes a label exactly as written: no trimming, no case folding.
+            guard let order = labels.firstIndex(of: text) else { return nil }
+            self = .integer(Int64(order))
         case .unsupported:
             return nil
         }
@@ -127,11 +148,23 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             self = .boolean(value)
         case (.string(let text), .text):
             self = .text(text)
+        case (.string(let text), .paddedText), (.string(let text), .caseInsensitiveText), (.string(let text), .enumeration):
+            self.init(text: text, kind: kind)
+        case (.string(let text), .integer):
+            self.init(text: text, kind: kind)  // `to_jsonb` writes an oid as a string
         case (.string(let text), .uuid), (.string(let text), .timestamp), (.string(let text), .date):
             self.init(text: text, kind: kind)
         default:
             return nil
         }
+    }
+
+    /// `char(n)` text as Postgres compares it: without its trailing spaces.
+    private static func withoutTrailingSpaces(_ text: String) -> String {
+        let bytes = text.utf8
+        guard bytes.last == UInt8(ascii: " ") else { return text }
+        let kept = bytes.reversed().drop { $0 == UInt8(ascii: " ") }.count
+        return String(decoding: bytes.prefix(kept), as: UTF8.self)
     }
 
     /// Orders two values of the same case; nil when they cannot be compared.

@@ -21,10 +21,12 @@ struct FanOutHarness {
     let writer: PostgresConnection
 
     /// Runs `body` with the source running; tears everything down afterwards.
-    static func with(pageSize: Int? = nil, _ body: (FanOutHarness) async throws -> Void) async throws {
+    static func with(
+        pageSize: Int? = nil, tableLifetime: Duration = .seconds(5), _ body: (FanOutHarness) async throws -> Void
+    ) async throws {
         try await TestDatabase.with(demoData: true) { database in
             let writer = try await database.connect()
-            try await running(on: database, writer: writer, pageSize: pageSize, body)
+            try await running(on: database, writer: writer, pageSize: pageSize, tableLifetime: tableLifetime, body)
             await writer.close()
         }
     }
@@ -32,16 +34,17 @@ struct FanOutHarness {
     /// Runs `body` with another worker's fan-out (own pool, LISTEN connection, registry)
     /// on the same database, as a second `compass-worker` process would be.
     func withSecondWorker(_ body: (FanOutHarness) async throws -> Void) async throws {
-        try await Self.running(on: database, writer: writer, pageSize: nil, body)
+        try await Self.running(on: database, writer: writer, pageSize: nil, tableLifetime: .seconds(5), body)
     }
 
     /// Starts a source and dispatcher on `database`, runs `body`, stops them.
     private static func running(
-        on database: TestDatabase, writer: PostgresConnection, pageSize: Int?, _ body: (FanOutHarness) async throws -> Void
+        on database: TestDatabase, writer: PostgresConnection, pageSize: Int?, tableLifetime: Duration,
+        _ body: (FanOutHarness) async throws -> Void
     ) async throws {
         let realtime = RealtimeDatabase(configuration: database.configuration, logger: TestDatabase.logger)
         let registry = SubscriptionRegistry()
-        let catalog = RealtimeCatalog(database: realtime)
+        let catalog = RealtimeCatalog(database: realtime, tableLifetime: tableLifetime)
         let metrics = RealtimeMetrics()
         let dispatcher = RealtimeDispatcher(
             registry: registry, catalog: catalog, database: realtime, metrics: metrics, logger: TestDatabase.logger)
