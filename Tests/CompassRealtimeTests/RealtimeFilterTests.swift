@@ -57,7 +57,10 @@ struct RealtimeFilterTests {
             #expect(RealtimeFilterValue.canonicalUUID(written) == canonical, "\(written)")
         }
         for bad in ["", "{}", "a1000000-0000-4000-8000-00000000000", "a1000000-0000-4000-8000-00000000000f0",
-                    "g1000000-0000-4000-8000-00000000000f", "{a1000000-0000-4000-8000-00000000000f", "é1000000-0000-4000-8000-00000000000"] {
+                    "g1000000-0000-4000-8000-00000000000f", "{a1000000-0000-4000-8000-00000000000f", "é1000000-0000-4000-8000-00000000000",
+                    // Hyphens only between groups of four digits, one at a time (Postgres refuses these).
+                    "a1-000000-0000-4000-8000-00000000000f", "-a1000000-0000-4000-8000-00000000000f",
+                    "a1000000-0000-4000-8000-00000000000f-", "a1000000--0000-4000-8000-00000000000f"] {
             #expect(RealtimeFilterValue.canonicalUUID(bad) == nil, "\(bad)")
         }
     }
@@ -145,6 +148,13 @@ struct RealtimeFilterTests {
     @Test func booleansAndText() throws {
         #expect(try compiled("is_read=eq.true", .boolean).matches(.bool(true)))
         #expect(try compiled("is_read=eq.f", .boolean).matches(.bool(false)))
+        // Postgres reads any prefix of its words.
+        for (text, value) in [("tr", true), ("TRU", true), ("fals", false), ("ye", true), ("n", false), ("On", true), ("of", false), ("1", true)] {
+            #expect(try compiled("is_read=eq.\(text)", .boolean).matches(.bool(value)), "\(text)")
+        }
+        for bad in ["o", "truee", "2", "yess"] {
+            #expect(throws: RealtimeFilterError.self, "\(bad)") { try compiled("is_read=eq.\(bad)", .boolean) }
+        }
         #expect(try compiled("name=lt.b", .text).matches(.string("a")))
         #expect(!(try compiled("name=eq.É", .text).matches(.string("E\u{301}"))))
         #expect(throws: RealtimeFilterError.self) { try compiled("tags=eq.x", .unsupported("_text")) }

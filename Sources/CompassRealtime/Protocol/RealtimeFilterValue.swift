@@ -88,11 +88,8 @@ public enum RealtimeFilterValue: Sendable, Hashable {
                 self = .float(value)
             }
         case .boolean:
-            switch trimmed.lowercased() {
-            case "t", "true", "y", "yes", "on", "1": self = .boolean(true)
-            case "f", "false", "n", "no", "off", "0": self = .boolean(false)
-            default: return nil
-            }
+            guard let value = Self.boolean(trimmed.lowercased()) else { return nil }
+            self = .boolean(value)
         case .uuid:
             guard let canonical = Self.canonicalUUID(trimmed) else { return nil }
             self = .text(canonical)
@@ -122,6 +119,22 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             self = .integer(Int64(order))
         case .unsupported:
             return nil
+        }
+    }
+
+    /// A boolean as Postgres reads one: any prefix of `true`, `false`, `yes` or `no`, `on`,
+    /// `off` (at least `of`), `1` or `0`.
+    private static func boolean(_ text: String) -> Bool? {
+        guard !text.isEmpty else { return nil }
+        if text == "1" { return true }
+        if text == "0" { return false }
+        for (word, value) in [("true", true), ("false", false), ("yes", true), ("no", false)] where word.hasPrefix(text) {
+            return value
+        }
+        switch text {
+        case "on": return true
+        case "of", "off": return false
+        default: return nil
         }
     }
 
@@ -202,8 +215,15 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         var digits = 0
         var canonical = [UInt8]()
         canonical.reserveCapacity(36)
+        var afterHyphen = false
         for byte in body {
-            if byte == UInt8(ascii: "-") { continue }
+            // As Postgres: a hyphen only between groups of four digits, one at a time.
+            if byte == UInt8(ascii: "-") {
+                guard digits % 4 == 0, digits > 0, digits < 32, !afterHyphen else { return nil }
+                afterHyphen = true
+                continue
+            }
+            afterHyphen = false
             let lower: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): lower = byte
@@ -215,7 +235,7 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             canonical.append(lower)
             digits += 1
         }
-        guard digits == 32 else { return nil }
+        guard digits == 32, !afterHyphen else { return nil }
         return String(decoding: canonical, as: UTF8.self)
     }
 }
