@@ -1,8 +1,9 @@
 /// The fields of an ISO 8601 or PostgreSQL timestamp text, read in one pass over its bytes.
 ///
 /// The grammar is the union of what PostgreSQL writes and what ISO 8601 clients send:
-/// `YYYY-MM-DD`, then optionally `T`/`t`/space and `HH:MM[:SS[(.|,)fraction]]`, then
-/// optionally `Z`/`z` or `±HH[[:]MM[[:]SS]]`. Dates are checked against the calendar
+/// `YYYY-MM-DD` (a year past 9999 in full), then optionally `T`/`t`/space and
+/// `HH:MM[:SS[(.|,)fraction]]`, then optionally `Z`/`z` or `±HH[[:]MM[[:]SS]]`, then
+/// optionally ` BC` (PostgreSQL's years before 1: `0001 BC` is the year 0 of the count). Dates are checked against the calendar
 /// (no 31 February); `24:00:00` and a leap second `:60` are read as PostgreSQL reads them
 /// (the next day, the next minute). Each codec — the Postgres client's, the domain's, the
 /// realtime filters' — is a policy over this one reading: whether the time and the offset
@@ -52,11 +53,17 @@ public struct CivilTimestamp: Sendable, Hashable {
     /// Whole seconds since 1970 in UTC: the written offset applied, none taken as UTC.
     public var utcSeconds: Int64 { localSeconds - (offsetSeconds ?? 0) }
 
-    /// Microseconds since 1970 in UTC, rounded half up as PostgreSQL rounds extra digits.
-    public var utcMicroseconds: Int64 { utcSeconds * 1_000_000 + (nanosecond + 500) / 1_000 }
+    /// Microseconds since 1970 in UTC, extra digits rounded as PostgreSQL rounds them.
+    public var utcMicroseconds: Int64 { utcSeconds * 1_000_000 + microsecond }
 
     /// Microseconds since 1970 of the wall-clock time, any offset ignored (PostgreSQL's `timestamp`).
-    public var localMicroseconds: Int64 { localSeconds * 1_000_000 + (nanosecond + 500) / 1_000 }
+    public var localMicroseconds: Int64 { localSeconds * 1_000_000 + microsecond }
+
+    /// The fraction in whole microseconds as PostgreSQL's reader makes it: the fraction read as
+    /// a `double`, times a million, `rint` (so `.0000025` is 2, `.0000035` is 4).
+    private var microsecond: Int64 {
+        Int64((Double(nanosecond) / 1_000_000_000 * 1_000_000).rounded(.toNearestOrEven))
+    }
 
     /// Seconds since 1970 in UTC as a `TimeInterval` would hold them (what `Date` is built from).
     public var utcTimeInterval: Double { Double(utcSeconds) + Double(nanosecond) / 1_000_000_000 }
@@ -69,23 +76,43 @@ extension CivilTimestamp {
         var index = 0
 
         mutating func timestamp() -> CivilTimestamp? {
-            guard let year = number(digits: 4), take(UInt8(ascii: "-")), let month = number(digits: 2),
-                take(UInt8(ascii: "-")), let day = number(digits: 2),
-                (1...12).contains(month), (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
+            guard let writtenYear = year(), take(UInt8(ascii: "-")), let month = number(digits: 2),
+                take(UInt8(ascii: "-")), let day = number(digits: 2)
             else { return nil }
-            let days = CivilCalendar.days(year: year, month: month, day: day)
-            guard index < bytes.count else { return CivilTimestamp(days: days, hasTime: false) }
-            guard take(UInt8(ascii: "T")) || take(UInt8(ascii: "t")) || take(UInt8(ascii: " ")),
-                case let (secondOfDay, nanosecond)? = time()
-            else { return nil }
-            var offset: Int64?
-            if index < bytes.count {
-                guard let parsed = offsetSeconds() else { return nil }
-                offset = parsed
+            var parsed = CivilTimestamp(days: 0, hasTime: false)
+            if index < bytes.count, !atEra {
+                guard take(UInt8(ascii: "T")) || take(UInt8(ascii: "t")) || take(UInt8(ascii: " ")),
+                    case let (secondOfDay, nanosecond)? = time()
+                else { return nil }
+                (parsed.secondOfDay, parsed.nanosecond, parsed.hasTime) = (secondOfDay, nanosecond, true)
+                if index < bytes.count, !atEra {
+                    guard let offset = offsetSeconds() else { return nil }
+                    parsed.offsetSeconds = offset
+                }
             }
-            guard index == bytes.count else { return nil }
-            return CivilTimestamp(
-                days: days, secondOfDay: secondOfDay, nanosecond: nanosecond, hasTime: true, offsetSeconds: offset)
+            // PostgreSQL writes years before 1 as `0044-03-15 BC`; there is no year 0.
+            let beforeChrist = atEra
+            if beforeChrist { index += 3 }
+            let year = beforeChrist ? 1 - writtenYear : writtenYear
+            guard index == bytes.count, writtenYear >= 1, (1...12).contains(month),
+                (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
+            else { return nil }
+            parsed.days = CivilCalendar.days(year: year, month: month, day: day)
+            return parsed
+        }
+
+        /// The year: four digits or more (PostgreSQL writes years past 9999 in full), at most seven.
+        private mutating func year() -> Int64? {
+            var digits = 0
+            while index + digits < bytes.count, digit(at: index + digits) != nil { digits += 1 }
+            guard (4...7).contains(digits) else { return nil }
+            return number(digits: digits)
+        }
+
+        /// Whether ` BC` (any case) ends the text here.
+        private var atEra: Bool {
+            guard bytes.count - index == 3, bytes[index] == UInt8(ascii: " ") else { return false }
+            return bytes[index + 1] | 0x20 == UInt8(ascii: "b") && bytes[index + 2] | 0x20 == UInt8(ascii: "c")
         }
 
         /// `HH:MM[:SS[.fraction]]` as the second of the day (86_400 for 24:00) and nanoseconds.
@@ -136,7 +163,7 @@ extension CivilTimestamp {
             }
             guard let hours = number(digits: 2), hours < 24 else { return nil }
             var total = hours * 3_600
-            for multiplier: Int64 in [60, 1] where index < bytes.count {
+            for multiplier: Int64 in [60, 1] where index < bytes.count && !atEra {
                 _ = take(UInt8(ascii: ":"))
                 guard let value = number(digits: 2), value < 60 else { return nil }
                 total += value * multiplier

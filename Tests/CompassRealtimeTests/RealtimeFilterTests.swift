@@ -132,6 +132,29 @@ struct RealtimeFilterTests {
         #expect(try compiled("d=lt.2025-05-04", .date).matches(.string("2024-12-31")))
     }
 
+    @Test func yearsBeforeOneAndAfter9999AreReadAsPostgresWritesThem() throws {
+        // `to_jsonb` writes them so; they used to match no filter at all, not even `neq`.
+        let tz = RealtimeValueKind.timestamp(withTimeZone: true)
+        #expect(try compiled("ts=neq.2024-01-01T00:00:00Z", tz).matches(.string("0044-03-15T00:00:00+00:00 BC")))
+        #expect(try compiled("ts=lt.0001-01-01T00:00:00Z", tz).matches(.string("0044-03-15T00:00:00+00:00 BC")))
+        #expect(try compiled("ts=gt.9999-12-31T23:59:59Z", tz).matches(.string("10000-01-01T00:00:00+00:00")))
+        #expect(try compiled("d=eq.0044-03-15 BC", .date).matches(.string("0044-03-15 BC")))
+        #expect(try compiled("d=lt.0001-01-01", .date).matches(.string("0001-12-31 BC")))
+        #expect(try compiled("d=gt.9999-12-31", .date).matches(.string("12345-06-07")))
+        // 1 BC is a leap year (the year 0 of the count); there is no year 0.
+        #expect(try compiled("d=eq.0001-02-29 BC", .date).matches(.string("0001-02-29 BC")))
+        #expect(throws: RealtimeFilterError.self) { try compiled("d=eq.0002-02-29 BC", .date) }
+        #expect(throws: RealtimeFilterError.self) { try compiled("d=eq.0000-01-01", .date) }
+    }
+
+    @Test func extraFractionDigitsRoundAsPostgresRoundsThem() throws {
+        // The fraction read as a double, times a million, rint: .0000025 is 2, .0000035 is 4.
+        let plain = RealtimeValueKind.timestamp(withTimeZone: false)
+        #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000025", plain).matches(.string("2024-01-01T00:00:00.000002")))
+        #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000035", plain).matches(.string("2024-01-01T00:00:00.000004")))
+        #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000005", plain).matches(.string("2024-01-01T00:00:00")))
+    }
+
     @Test func infinityIsAfterAndMinusInfinityBeforeEveryTimeAndDate() throws {
         // `to_jsonb` writes them as these strings; a filter may name them as Postgres reads them.
         let open = try compiled("expires_at=gt.2999-01-01T00:00:00Z", .timestamp(withTimeZone: true))
