@@ -94,18 +94,25 @@ extension CivilTimestamp {
             let beforeChrist = atEra
             if beforeChrist { index += 3 }
             let year = beforeChrist ? 1 - writtenYear : writtenYear
-            guard index == bytes.count, writtenYear >= 1, (1...12).contains(month),
+            guard index == bytes.count, (1...(beforeChrist ? Self.earliestYearBC : Self.latestYear)).contains(writtenYear),
+                (1...12).contains(month),
                 (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
             else { return nil }
             parsed.days = CivilCalendar.days(year: year, month: month, day: day)
             return parsed
         }
 
-        /// The year: four digits or more (PostgreSQL writes years past 9999 in full), at most seven.
+        /// PostgreSQL's earliest year (4713 BC, Julian day 0).
+        static let earliestYearBC: Int64 = 4_713
+        /// The latest year read: microseconds since 1970 overflow `Int64` past 294,246 (PostgreSQL
+        /// counts from 2000 and reaches 294,276; nobody stores those).
+        static let latestYear: Int64 = 200_000
+
+        /// The year: four digits or more (PostgreSQL writes years past 9999 in full), at most six.
         private mutating func year() -> Int64? {
             var digits = 0
             while index + digits < bytes.count, digit(at: index + digits) != nil { digits += 1 }
-            guard (4...7).contains(digits) else { return nil }
+            guard (4...6).contains(digits) else { return nil }
             return number(digits: digits)
         }
 

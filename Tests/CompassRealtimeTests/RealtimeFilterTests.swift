@@ -145,6 +145,13 @@ struct RealtimeFilterTests {
         #expect(try compiled("d=eq.0001-02-29 BC", .date).matches(.string("0001-02-29 BC")))
         #expect(throws: RealtimeFilterError.self) { try compiled("d=eq.0002-02-29 BC", .date) }
         #expect(throws: RealtimeFilterError.self) { try compiled("d=eq.0000-01-01", .date) }
+        // Years whose microseconds would overflow are refused, not a crash of the worker.
+        for far in ["9999999-01-01", "294247-01-01T00:00:00Z", "999999-12-31", "5000-01-01 BC", "200001-01-01"] {
+            #expect(throws: RealtimeFilterError.self, "\(far)") { try compiled("ts=eq.\(far)", tz) }
+            #expect(throws: RealtimeFilterError.self, "\(far)") { try compiled("ts=eq.\(far)", .timestamp(withTimeZone: false)) }
+        }
+        #expect(try compiled("ts=gt.199999-12-31T23:59:59-23:59", tz).matches(.string("200000-12-31T23:59:59+00:00")))
+        #expect(try compiled("ts=lt.4713-01-01 BC", tz).matches(.string("-infinity")))
     }
 
     @Test func extraFractionDigitsRoundAsPostgresRoundsThem() throws {
