@@ -168,7 +168,8 @@ extension CivilTimestamp {
             } else {
                 return nil
             }
-            guard let hours = number(digits: 2), hours < 24 else { return nil }
+            // PostgreSQL's limit: "time zone displacement out of range" past 15:59:59.
+            guard let hours = number(digits: 2), hours < 16 else { return nil }
             var total = hours * 3_600
             for multiplier: Int64 in [60, 1] where index < bytes.count && !atEra {
                 _ = take(UInt8(ascii: ":"))

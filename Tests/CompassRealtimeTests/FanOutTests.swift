@@ -81,6 +81,40 @@ struct FanOutTests {
         }
     }
 
+    @Test func filterValuesWrittenOtherwiseAreReadByPostgres() async throws {
+        try await FanOutHarness.with { harness in
+            try await harness.writer.executeScript(
+                unsafeSQL: """
+                    CREATE TYPE public.rt_level AS ENUM ('low', 'high');
+                    CREATE TABLE public.rt_cast (id int8 PRIMARY KEY, d date, ts timestamptz, level public.rt_level, small int2);
+                    SELECT realtime.enable('public.rt_cast');
+                    """)
+            func resolve(_ filter: String) async -> Result<[TableBinding], BindingProblem> {
+                await harness.catalog.resolve(
+                    PostgresChangesBinding(requested: ["event": "*", "schema": "public", "table": "rt_cast", "filter": .string(filter)]))
+            }
+            func operands(_ filter: String) async throws -> [RealtimeFilterValue] {
+                try #require(try await resolve(filter).get().first?.filter?.operands)
+            }
+            // Spellings only Postgres reads: asked of Postgres, its answer used.
+            #expect(try await operands("d=eq.Jan 2 2024") == [.date(19_724)])
+            let eastern = try await operands("ts=lt.2024-01-01 00:00:00 America/New_York")
+            #expect(eastern == [.timestamp(1_704_085_200_000_000)])  // 05:00 UTC
+            #expect(try await operands("d=in.(2024-01-02, 20240103)") == [.date(19_724), .date(19_725)])
+            // What Postgres refuses refuses the join, with Postgres's reason.
+            for (filter, reason) in [
+                ("level=eq.medium", "invalid input value for enum"), ("small=eq.40000", "out of range"),
+                ("ts=eq.2024-01-01 00:00:00+16:00", "out of range"), ("d=eq.someday", "invalid input syntax"),
+            ] {
+                guard case .failure(let problem) = await resolve(filter) else {
+                    Issue.record("\(filter) was accepted")
+                    continue
+                }
+                #expect(problem.message.contains(reason), "\(filter): \(problem.message)")
+            }
+        }
+    }
+
     @Test func aReplicaIdentityChangedAfterTheTableWasReadIsSeen() async throws {
         try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
             try await harness.writer.executeScript(
@@ -327,7 +361,7 @@ struct FanOutTests {
                     .contains("column") == true)
             #expect(
                 await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "user_id=eq.42"])?
-                    .contains("not valid") == true)
+                    .contains("not valid: invalid input syntax for type uuid") == true)
             #expect(await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "type=like.e*"]) != nil)
             #expect(await problem(["event": "*", "schema": "public"]) == nil)
         }

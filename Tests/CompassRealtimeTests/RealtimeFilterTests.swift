@@ -150,7 +150,7 @@ struct RealtimeFilterTests {
             #expect(throws: RealtimeFilterError.self, "\(far)") { try compiled("ts=eq.\(far)", tz) }
             #expect(throws: RealtimeFilterError.self, "\(far)") { try compiled("ts=eq.\(far)", .timestamp(withTimeZone: false)) }
         }
-        #expect(try compiled("ts=gt.199999-12-31T23:59:59-23:59", tz).matches(.string("200000-12-31T23:59:59+00:00")))
+        #expect(try compiled("ts=gt.199999-12-31T23:59:59-15:59", tz).matches(.string("200000-12-31T23:59:59+00:00")))
         #expect(try compiled("ts=lt.4713-01-01 BC", tz).matches(.string("-infinity")))
     }
 

@@ -1,3 +1,5 @@
+import Postgres
+
 extension RealtimeCatalog {
     /// Resolves a requested binding to the tables it watches, with its filter typed per table.
     ///
@@ -51,10 +53,9 @@ extension RealtimeCatalog {
                     if binding.table == nil { continue }  // a schema-wide filter applies where the column exists
                     return .failure(BindingProblem("column \"\(filter.column)\" does not exist in table \(name)"))
                 }
-                do throws(RealtimeFilterError) {
-                    compiled = try CompiledRealtimeFilter(filter, kind: column.kind)
-                } catch {
-                    return .failure(BindingProblem(error.message))
+                switch await compile(filter, on: column) {
+                case .success(let filter): compiled = filter
+                case .failure(let problem): return .failure(problem)
                 }
             }
             bound.append(TableBinding(id: binding.id, changeType: binding.changeType, table: name, filter: compiled))
@@ -63,6 +64,45 @@ extension RealtimeCatalog {
             return .failure(BindingProblem("no enabled table of schema \(binding.schema) has column \"\(filter.column)\""))
         }
         return .success(bound)
+    }
+}
+
+extension RealtimeCatalog {
+    /// Types the filter's values against the column.
+    ///
+    /// The values are read here when they are written as Postgres writes values (ISO dates,
+    /// plain numbers): the common case, no round trip. Any other spelling is what Postgres
+    /// itself makes of it (`now`, `Jan 1 2024`, `2024-01-01 00:00 America/New_York`, `+5`):
+    /// the values are cast to the column's type there and its answer is read, or its refusal
+    /// refuses the join, as Supabase Realtime casts filter values.
+    func compile(_ filter: RealtimeFilter, on column: RealtimeColumn) async -> Result<CompiledRealtimeFilter, BindingProblem> {
+        let refusal: RealtimeFilterError
+        do throws(RealtimeFilterError) {
+            return .success(try CompiledRealtimeFilter(filter, kind: column.kind))
+        } catch {
+            refusal = error
+        }
+        if case .unsupported = column.kind { return .failure(BindingProblem(refusal.message)) }
+        let castType = column.castType ?? column.sqlType
+        let written: [String]
+        do {
+            // The type is the catalog's spelling of the column's type, never the request's.
+            let cast: PostgresQuery =
+                "SELECT v::\(unescaped: castType)::text FROM unnest(\(filter.values)::text[]) WITH ORDINALITY AS u(v, n) ORDER BY n"
+            let result = try await database.asServiceRole([cast])[0]
+            written = try result.map { try $0.decode(String.self, at: 0) }
+        } catch let error as PostgresError where error.sqlState?.rawValue.hasPrefix("22") == true {
+            return .failure(BindingProblem("filter on column \"\(filter.column)\" is not valid: \(error.message)"))
+        } catch {
+            return .failure(BindingProblem(refusal.message))
+        }
+        var rewritten = filter
+        rewritten.values = written
+        do throws(RealtimeFilterError) {
+            return .success(try CompiledRealtimeFilter(rewritten, kind: column.kind))
+        } catch {
+            return .failure(BindingProblem(refusal.message))
+        }
     }
 }
 

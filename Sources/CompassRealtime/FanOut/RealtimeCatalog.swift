@@ -10,7 +10,7 @@ import Postgres
 /// enabled tables, is re-read after a few seconds: a migration that changes a column's
 /// type, the replica identity or a grant is seen without a restart.
 public actor RealtimeCatalog {
-    private let database: RealtimeDatabase
+    let database: RealtimeDatabase
     private var tables: [RealtimeTableName: (metadata: RealtimeTableMetadata, readAt: ContinuousClock.Instant)] = [:]
     private var enabled: (names: [RealtimeTableName], readAt: ContinuousClock.Instant)?
     /// How long the list of enabled tables is trusted.
@@ -73,7 +73,8 @@ public actor RealtimeCatalog {
                    has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT'),
                    has_column_privilege('service_role', c.oid, a.attnum, 'SELECT'),
                    (SELECT array_to_json(array_agg(e.enumlabel::text ORDER BY e.enumsortorder))::text
-                      FROM pg_catalog.pg_enum AS e WHERE e.enumtypid = t.oid)
+                      FROM pg_catalog.pg_enum AS e WHERE e.enumtypid = t.oid),
+                   format_type(a.atttypid, NULL)
               FROM pg_catalog.pg_class AS c
               JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
               JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -103,7 +104,8 @@ public actor RealtimeCatalog {
                     kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7), enumLabels: enumLabels),
                     isPrimaryKey: try row.decode(Bool.self, at: 9),
                     isReplicaIdentityIndex: try row.decode(Bool.self, at: 10),
-                    selectableBy: roles))
+                    selectableBy: roles,
+                    castType: try row.decode(String.self, at: 15)))
         }
         return RealtimeTableMetadata(
             name: name,

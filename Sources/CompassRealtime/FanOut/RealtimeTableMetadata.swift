@@ -31,6 +31,9 @@ public struct RealtimeColumn: Sendable, Hashable {
     public var isReplicaIdentityIndex: Bool
     /// The roles that may SELECT it.
     public var selectableBy: Set<APIRole>
+    /// `format_type(type, NULL)`: the type without its length or precision, which filter
+    /// values are cast to (as Supabase Realtime casts them); nil means `sqlType`.
+    public var castType: String? = nil
 }
 
 /// What the fan-out needs to know about one table: columns, key, RLS, privileges.
