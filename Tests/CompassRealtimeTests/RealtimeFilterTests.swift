@@ -190,6 +190,15 @@ struct RealtimeFilterTests {
         #expect(throws: RealtimeFilterError.self) { try compiled("tags=eq.x", .unsupported("_text")) }
     }
 
+    @Test func onlyASCIIWhitespaceIsTrimmed() throws {
+        // Postgres's readers skip ASCII whitespace only: a no-break space is part of the value.
+        #expect(throws: RealtimeFilterError.self) { try compiled("n=eq.\u{00A0}5", .bigint) }
+        #expect(try compiled("n=eq.\t5 ", .bigint).matches(.number("5")))
+        // A space carrying a combining mark is not trailing whitespace.
+        #expect(!(try compiled("t=eq.abc \u{301}", .text).matches(.string("abc"))))
+        #expect(try compiled("t=eq.abc \u{301}", .text).matches(.string("abc \u{301}")))
+    }
+
     @Test func textTypesCompareAsPostgresDoes() throws {
         // char(n): `to_jsonb` pads the value; trailing spaces never count.
         let padded = RealtimeValueKind(typeName: "bpchar", category: "S")

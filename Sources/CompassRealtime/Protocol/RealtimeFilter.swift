@@ -152,11 +152,17 @@ public struct RealtimeFilterError: Error, Sendable, Hashable, CustomStringConver
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and newlines.
+    /// The text without leading and trailing ASCII whitespace (space, tab, line breaks, form
+    /// feed), the only kind Postgres's readers skip: a no-break space or a space carrying a
+    /// combining mark stays, so the value is refused or compared as Postgres would.
     var trimmingWhitespace: String {
-        var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
-        return String(view)
+        func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || (0x09...0x0D).contains(byte)
+        }
+        let bytes = Substring(self).utf8
+        guard let start = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(Substring(bytes[start...last]))
     }
 }
