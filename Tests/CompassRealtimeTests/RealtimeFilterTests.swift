@@ -77,6 +77,23 @@ struct RealtimeFilterTests {
         #expect(try compiled("price=eq.10", .decimal).matches(.number("10.000")))
         #expect(try compiled("score=lt.1e3", .float).matches(.number("999.5")))
         #expect(throws: RealtimeFilterError.self) { try compiled("age=eq.1.5", .bigint) }
+        // What a double cannot hold is refused, as Postgres refuses it; zero in any spelling is fine.
+        for bad in ["1e309", "-1e309", "1e-400", "snan", "0x1p3", "nan1"] {
+            #expect(throws: RealtimeFilterError.self, "\(bad)") { try compiled("score=eq.\(bad)", .float) }
+        }
+        for zero in ["0", "-0.0", "0e5", "0.000e-400"] {
+            #expect(try compiled("score=eq.\(zero)", .float).matches(.number("0")), "\(zero)")
+        }
+        #expect(try compiled("score=gt.1e308", .float).matches(.string("Infinity")))
+        // float4 rounds to single precision first: 0.1000000001 and 0.1 are the same float4.
+        let single = RealtimeValueKind(typeName: "float4", category: "N")
+        #expect(try compiled("f=eq.0.1000000001", single).matches(.number("0.1")))
+        #expect(try compiled("f=eq.16777217", single).matches(.number("16777216")))
+        #expect(!(try compiled("f=lt.0.1", single).matches(.number("0.1"))))
+        #expect(throws: RealtimeFilterError.self) { try compiled("f=eq.1e39", single) }
+        #expect(throws: RealtimeFilterError.self) { try compiled("f=eq.1e-46", single) }
+        #expect(try compiled("f=eq.-Infinity", single).matches(.string("-Infinity")))
+        #expect(try compiled("amount=eq.1e131071", .decimal).matches(.number("1e131071")))
     }
 
     @Test func integerFiltersRefuseValuesTheColumnCannotHold() throws {
@@ -110,7 +127,7 @@ struct RealtimeFilterTests {
         #expect(try compiled("amount=eq.nan", .decimal).matches(.string("NaN")))
         #expect(try compiled("amount=gt.1e999", .decimal).matches(.string("Infinity")))
         #expect(try compiled("amount=lt.-1e999", .decimal).matches(.string("-Infinity")))
-        for bad in ["1.2.3", "1e", "e5", ".", "1 2", "0x10", "1e99999999", "--1"] {
+        for bad in ["1.2.3", "1e", "e5", ".", "1 2", "0x10", "1e99999999", "--1", "1e131072", "1e-16384"] {
             #expect(throws: RealtimeFilterError.self, "\(bad)") { try compiled("amount=eq.\(bad)", .decimal) }
         }
     }

@@ -76,8 +76,10 @@ public struct ExactDecimal: Hashable, Comparable, Sendable {
             return
         }
         let last = all.lastIndex(where: { $0 != 0 })!
-        self.init(kind: .finite, negative: negative, digits: Array(all[first...last]),
-                  exponent: integerDigits - first + written)
+        let exponent = integerDigits - first + written
+        // Postgres's limits: 131,072 digits before the point, 16,383 after it.
+        guard exponent <= 131_072, (last - first + 1) - exponent <= 16_383 else { return nil }
+        self.init(kind: .finite, negative: negative, digits: Array(all[first...last]), exponent: exponent)
     }
 
     public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {

@@ -7,6 +7,8 @@ public enum RealtimeValueKind: Sendable, Hashable {
     case integer(range: ClosedRange<Int64>)
     case decimal
     case float
+    /// `float4`: values rounded to single precision first, as Postgres reads them.
+    case float4
     case boolean
     case uuid
     /// `timestamptz` (`withTimeZone`) or `timestamp`.
@@ -35,7 +37,8 @@ public enum RealtimeValueKind: Sendable, Hashable {
         case "int8": self = .bigint
         case "oid": self = .integer(range: 0...Int64(UInt32.max))
         case "numeric": self = .decimal
-        case "float4", "float8": self = .float
+        case "float8": self = .float
+        case "float4": self = .float4
         case "bool": self = .boolean
         case "uuid": self = .uuid
         case "timestamptz": self = .timestamp(withTimeZone: true)
@@ -78,13 +81,24 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         case .decimal:
             guard let value = ExactDecimal(trimmed) else { return nil }
             self = .decimal(value)
+        case .float4:
+            guard case .float(let double)? = RealtimeFilterValue(text: text, kind: .float) else { return nil }
+            let single = Float(double)
+            // Past float4's range either way, as Postgres refuses it.
+            guard single.isFinite || !double.isFinite, single != 0 || double == 0 else { return nil }
+            self = .float(Double(single))
         case .float:
             switch trimmed.lowercased() {
             case "nan": self = .float(.nan)
             case "infinity", "inf", "+infinity": self = .float(.infinity)
             case "-infinity", "-inf": self = .float(-.infinity)
             default:
-                guard let value = Double(trimmed) else { return nil }
+                // Postgres refuses what a double cannot hold (`1e309`, `1e-400`) and reads NaN and
+                // infinity only as the words above (Swift's reader also takes `snan`, `0x1p3`).
+                let mantissa = trimmed.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+                guard trimmed.utf8.allSatisfy({ Self.decimalFloatBytes.contains($0) }), let value = Double(trimmed),
+                    value.isFinite, value != 0 || !mantissa.contains(where: { (0x31...0x39).contains($0) })
+                else { return nil }
                 self = .float(value)
             }
         case .boolean:
@@ -122,6 +136,9 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         }
     }
 
+    /// The bytes of a decimal floating-point number: digits, sign, point, exponent.
+    private static let decimalFloatBytes = Set("0123456789+-.eE".utf8)
+
     /// A boolean as Postgres reads one: any prefix of `true`, `false`, `yes` or `no`, `on`,
     /// `off` (at least `of`), `1` or `0`.
     private static func boolean(_ text: String) -> Bool? {
@@ -153,9 +170,10 @@ public enum RealtimeFilterValue: Sendable, Hashable {
     public init?(json: RealtimeJSON, kind: RealtimeValueKind) {
         switch (json, kind) {
         case (.null, _): return nil
-        case (.number(let text), .integer), (.number(let text), .decimal), (.number(let text), .float):
+        case (.number(let text), .integer), (.number(let text), .decimal), (.number(let text), .float),
+            (.number(let text), .float4):
             self.init(text: text, kind: kind)
-        case (.string(let text), .float), (.string(let text), .decimal):
+        case (.string(let text), .float), (.string(let text), .float4), (.string(let text), .decimal):
             self.init(text: text, kind: kind)  // NaN and Infinity arrive as strings
         case (.bool(let value), .boolean):
             self = .boolean(value)
