@@ -41,7 +41,7 @@ struct CompassCommand: AsyncParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            return report(parsingFailure: error)
+            return report(parsingFailure: error, arguments: arguments)
         }
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -56,8 +56,13 @@ struct CompassCommand: AsyncParsableCommand {
         }
     }
 
-    /// Help and version requests print and succeed; argument errors are bad input (2).
-    private static func report(parsingFailure error: any Error) -> Int32 {
+    /// Help and version requests print and succeed; argument errors are bad input (2), an
+    /// unknown option named before anything else.
+    private static func report(parsingFailure error: any Error, arguments: [String] = []) -> Int32 {
+        if exitCode(for: error) != .success, let unknown = UnknownOption.find(in: arguments) {
+            printError("Unknown option '\(unknown)'")
+            return 2
+        }
         switch exitCode(for: error) {
         case .success:
             print(fullMessage(for: error))

@@ -114,6 +114,21 @@ struct ParsingTests {
         }
     }
 
+    @Test func anUnknownOptionIsNamedBeforeAnythingMissing() async {
+        // Decoding fails first (no --user, or no database), yet the typo is what the user reads.
+        for line in [["feed", "--bogus"], ["feed", "--user", Self.sofia, "--bogus=1"], ["notifications", "list", "--bogus"]] {
+            #expect(UnknownOption.find(in: line) == (line.last?.hasPrefix("--bogus=") == true ? "--bogus" : line.last))
+            #expect(await CompassCommand.run(arguments: line) == 2, "\(line)")
+        }
+        // Every option a command has is known, hidden or inherited ones included.
+        let known = [["feed", "--user", Self.sofia, "--widget", "--json", "--database-url", "x", "--page", "2"],
+                     ["seed", "scale", "--users", "5"], ["feed", "--help"], ["--version"], ["migrate", "--status"]]
+        for line in known {
+            #expect(UnknownOption.find(in: line) == nil, "\(line)")
+        }
+        #expect(UnknownOption.find(in: ["feed", "--", "--bogus"]) == nil)
+    }
+
     @Test func anUnreachableDatabaseIsARuntimeError() async {
         #expect(await CompassCommand.run(arguments: ["migrate"] + Self.url) == 1)
     }
