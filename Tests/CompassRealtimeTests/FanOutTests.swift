@@ -115,6 +115,30 @@ struct FanOutTests {
         }
     }
 
+    @Test func columnLevelSecurityDeliversTheGrantedColumnsOnly() async throws {
+        try await FanOutHarness.with { harness in
+            // Supabase's column-level security: the table's SELECT revoked, some columns granted back.
+            try await harness.writer.executeScript(
+                unsafeSQL: """
+                    CREATE TABLE public.rt_columns (id int8 PRIMARY KEY, owner uuid, secret text, title text);
+                    ALTER TABLE public.rt_columns ENABLE ROW LEVEL SECURITY;
+                    CREATE POLICY own ON public.rt_columns FOR SELECT TO authenticated USING (owner = auth.uid());
+                    GRANT SELECT (id, owner, title) ON public.rt_columns TO authenticated;
+                    GRANT SELECT ON public.rt_columns TO service_role;
+                    SELECT realtime.enable('public.rt_columns');
+                    """)
+            let sofia = try await harness.subscribe(
+                Demo.claims(Demo.sofia), [["event": "INSERT", "schema": "public", "table": "rt_columns"]])
+            try await harness.writer.query(
+                """
+                INSERT INTO public.rt_columns VALUES
+                    (1, \(Demo.marcus)::uuid, 'not hers', 'other'), (2, \(Demo.sofia)::uuid, 'hidden', 'hers')
+                """)
+            let events = try await sofia.changeEvents(expecting: 1)
+            #expect(events.map { $0["data"]?["record"] } == [["id": .number("2"), "owner": .string(Demo.sofia), "title": "hers"]])
+        }
+    }
+
     @Test func aReplicaIdentityChangedAfterTheTableWasReadIsSeen() async throws {
         try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
             try await harness.writer.executeScript(

@@ -14,7 +14,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(54);
+SELECT plan(58);
 
 CREATE SCHEMA viz;
 GRANT USAGE ON SCHEMA viz TO anon, authenticated, service_role;
@@ -117,8 +117,9 @@ BEGIN
     FOR item IN SELECT e.value AS v, (e.i - 1)::int AS i FROM jsonb_array_elements(checks) WITH ORDINALITY AS e(value, i) LOOP
         PERFORM set_config('role', item.v->>'role', true), set_config('request.jwt.claims', item.v->>'claims', true);
         FOR key IN SELECT k.v, (k.i - 1)::int AS i FROM jsonb_array_elements(item.v->'keys') WITH ORDINALITY AS k(v, i) LOOP
-            IF NOT has_table_privilege(item.v->>'relation', 'SELECT') THEN
-                found_ := false;  -- the SELECT would be refused
+            IF NOT has_column_privilege(item.v->>'relation', CASE WHEN item.v->>'relation' = 'viz.items' THEN 'id' ELSE 'a' END, 'SELECT')
+               OR (item.v->>'relation' = 'viz.pairs' AND NOT has_column_privilege('viz.pairs', 'b', 'SELECT')) THEN
+                found_ := false;  -- the SELECT of the key would be refused
             ELSIF item.v->>'relation' = 'viz.items' THEN
                 found_ := EXISTS (SELECT FROM viz.items t WHERE t.id = (key.v->>0)::int);
             ELSE
@@ -306,6 +307,29 @@ SELECT ok(to_regprocedure(pg_temp.runner('viz.items', 'authenticated') || '(json
 SELECT * FROM pg_temp.case_('a whole-row reference: per group', 'viz.items',
     ARRAY['CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.uid() AND items IS NOT NULL)'],
     ARRAY['anon=batch', 'authenticated=per-group', 'service_role=batch']);
+
+-- Column-level security (0042): a role that may SELECT the key columns sees its rows; one
+-- that may not sees nothing. Both paths, each against the reference.
+REVOKE SELECT ON viz.items FROM authenticated, anon;
+GRANT SELECT (id, owner, level) ON viz.items TO authenticated;
+GRANT SELECT (label) ON viz.items TO anon;
+SELECT pg_temp.replace_policies('viz.items', ARRAY[
+    'CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.uid() OR level < 2)']);
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'column grants, batch: same rows as each subscriber''s own SELECT')
+  FROM (SELECT pg_temp.random_checks('viz.items', 150, true) AS c) AS s;
+SELECT is(cardinality(pg_temp.answered(jsonb_build_array(jsonb_build_object(
+              'role', 'authenticated', 'claims', jsonb_build_object('role', 'authenticated', 'sub', gen_random_uuid()),
+              'relation', 'viz.items', 'keys', (SELECT jsonb_agg(jsonb_build_array(id::text)) FROM viz.items WHERE level < 2))))),
+          (SELECT count(*)::int FROM viz.items WHERE level < 2), 'a role granted the key columns only sees the rows its policy allows');
+SELECT pg_temp.replace_policies('viz.items', ARRAY[
+    'CREATE POLICY p ON viz.items FOR SELECT TO authenticated USING (owner = auth.uid() AND items IS NOT NULL)']);
+SELECT is(pg_temp.answered(s.c), pg_temp.expected(s.c), 'column grants, per group: same rows as each subscriber''s own SELECT')
+  FROM (SELECT pg_temp.random_checks('viz.items', 150, true) AS c) AS s;
+
+SELECT is(pg_temp.answered(jsonb_build_array(jsonb_build_object('role', 'anon', 'claims', jsonb_build_object('role', 'anon'),
+                                                               'relation', 'viz.items', 'keys', (SELECT jsonb_agg(jsonb_build_array(id::text)) FROM viz.items)))),
+          '{}'::text[], 'a role granted other columns than the key sees nothing');
+GRANT SELECT ON viz.items TO authenticated, anon;
 
 -- Where no temporary function can be made (here: a read-only transaction), the statement runs planned per call.
 SELECT pg_temp.replace_policies('viz.items', ARRAY[
