@@ -139,6 +139,40 @@ struct FanOutTests {
         }
     }
 
+    @Test func channelsJoinedBeforeAColumnsTypeChangedStillMatch() async throws {
+        try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
+            try await harness.writer.executeScript(
+                unsafeSQL: """
+                    CREATE TYPE public.rt_step AS ENUM ('a', 'c');
+                    CREATE TABLE public.rt_retyped (id int8 PRIMARY KEY, x int4, s text, e public.rt_step);
+                    GRANT SELECT ON public.rt_retyped TO service_role;
+                    SELECT realtime.enable('public.rt_retyped');
+                    """)
+            let binding: (String) -> RealtimeJSON = {
+                ["event": "INSERT", "schema": "public", "table": "rt_retyped", "filter": .string($0)]
+            }
+            var channels: [String: ClientOutbox] = [:]
+            for filter in ["x=eq.5", "s=eq.Foo", "e=eq.c", "e=lt.c"] {
+                channels[filter] = try await harness.subscribe(Demo.serviceRole, [binding(filter)], topic: "realtime:\(filter)")
+            }
+            // A migration while they are joined: the table's metadata is read again, theirs is not.
+            try await harness.writer.executeScript(
+                unsafeSQL: """
+                    ALTER TABLE public.rt_retyped ALTER COLUMN x TYPE numeric, ALTER COLUMN s TYPE varchar(10);
+                    ALTER TYPE public.rt_step ADD VALUE 'b' BEFORE 'c';
+                    """)
+            try await Task.sleep(for: .milliseconds(400))
+            try await harness.writer.query("INSERT INTO public.rt_retyped VALUES (1, 5, 'Foo', 'a'), (2, 6, 'x', 'b'), (3, 7, 'y', 'c')")
+            func ids(_ filter: String, _ count: Int) async throws -> [RealtimeJSON?] {
+                try await #require(channels[filter]).changeEvents(expecting: count).map { $0["data"]?["record"]?["id"] }
+            }
+            #expect(try await ids("x=eq.5", 1) == [.number("1")])
+            #expect(try await ids("s=eq.Foo", 1) == [.number("1")])
+            #expect(try await ids("e=eq.c", 1) == [.number("3")])
+            #expect(try await ids("e=lt.c", 2) == [.number("1"), .number("2")])
+        }
+    }
+
     @Test func aReplicaIdentityChangedAfterTheTableWasReadIsSeen() async throws {
         try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
             try await harness.writer.executeScript(

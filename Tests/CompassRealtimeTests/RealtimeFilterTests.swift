@@ -230,7 +230,7 @@ struct RealtimeFilterTests {
         #expect(try compiled("email=eq.Ann@Example.com", folded).matches(.string("ann@example.COM")))
         #expect(try compiled("email=lt.B", folded).matches(.string("abc")))
         // An enum orders by its declared labels and takes only those, exactly as written.
-        let mood = RealtimeValueKind(typeName: "mood", category: "E", enumLabels: ["sad", "ok", "happy", "Angry"])
+        let mood = RealtimeValueKind(typeName: "mood", category: "E", enumSortOrder: ["sad": 1, "ok": 2, "happy": 3, "Angry": 4])
         #expect(try compiled("mood=gt.sad", mood).matches(.string("Angry")))
         #expect(!(try compiled("mood=lt.sad", mood).matches(.string("happy"))))
         #expect(try compiled("mood=in.(ok,happy)", mood).matches(.string("happy")))

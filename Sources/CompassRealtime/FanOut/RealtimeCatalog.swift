@@ -72,7 +72,7 @@ public actor RealtimeCatalog {
                    has_column_privilege('anon', c.oid, a.attnum, 'SELECT'),
                    has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT'),
                    has_column_privilege('service_role', c.oid, a.attnum, 'SELECT'),
-                   (SELECT array_to_json(array_agg(e.enumlabel::text ORDER BY e.enumsortorder))::text
+                   (SELECT json_object_agg(e.enumlabel, e.enumsortorder)::text
                       FROM pg_catalog.pg_enum AS e WHERE e.enumtypid = t.oid),
                    format_type(a.atttypid, NULL)
               FROM pg_catalog.pg_class AS c
@@ -94,14 +94,14 @@ public actor RealtimeCatalog {
                 roles.insert(role)
             }
             let typeName = try row.decode(String.self, at: 6)
-            let enumLabels = try row.decode(String?.self, at: 14).map { try Self.labels(fromJSON: $0) }
+            let enumSortOrder = try row.decode(String?.self, at: 14).map { try Self.sortOrder(fromJSON: $0) }
             columns.append(
                 RealtimeColumn(
                     name: try row.decode(String.self, at: 4),
                     quotedName: try row.decode(String.self, at: 5),
                     typeName: typeName,
                     sqlType: try row.decode(String.self, at: 8),
-                    kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7), enumLabels: enumLabels),
+                    kind: RealtimeValueKind(typeName: typeName, category: try row.decode(String.self, at: 7), enumSortOrder: enumSortOrder),
                     isPrimaryKey: try row.decode(Bool.self, at: 9),
                     isReplicaIdentityIndex: try row.decode(Bool.self, at: 10),
                     selectableBy: roles,
@@ -116,11 +116,14 @@ public actor RealtimeCatalog {
             replicaIdentity: try first.decode(String.self, at: 2))
     }
 
-    /// An enum's labels, from the JSON array the catalog query builds.
-    private static func labels(fromJSON text: String) throws -> [String] {
-        guard let labels = try RealtimeJSON(parsing: text).arrayValue?.compactMap(\.stringValue) else {
-            throw PostgresDecodingFailure("enum labels are not a JSON array")
+    /// An enum's labels and sort orders, from the JSON object the catalog query builds.
+    private static func sortOrder(fromJSON text: String) throws -> [String: Double] {
+        guard let labels = try RealtimeJSON(parsing: text).objectValue else {
+            throw PostgresDecodingFailure("enum labels are not a JSON object")
         }
-        return labels
+        return labels.compactMapValues { value in
+            guard case .number(let order) = value else { return nil }
+            return Double(order)
+        }
     }
 }

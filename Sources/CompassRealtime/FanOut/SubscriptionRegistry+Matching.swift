@@ -63,6 +63,12 @@ private struct FilterValues {
 
     /// The column's value read as `kind`; nil for NULL, an absent column or a value of another type.
     mutating func typed(_ column: String, as kind: RealtimeValueKind) -> RealtimeFilterValue? {
+        var kind = kind
+        // An enum is read with its labels as the table has them now: a label added after the
+        // channel joined still orders among the others, whose sort orders never change.
+        if case .enumeration = kind, let current = parsed.table.column(named: column)?.kind, case .enumeration = current {
+            kind = current
+        }
         let key = Key(column: column, kind: kind)
         if let known = typedValues[key] { return known }
         let value = parsed.filterValue(column).flatMap { RealtimeFilterValue(json: $0, kind: kind) }

@@ -88,6 +88,12 @@ struct ChannelMatch: Sendable {
     }
 }
 
+/// A column as a filter reads it: its name and the type its values were typed as.
+struct FilteredColumn: Hashable, Sendable {
+    var name: String
+    var kind: RealtimeValueKind
+}
+
 /// Every connected client and joined channel, indexed for fast matching.
 ///
 /// Thread-safe (one lock); the fan-out matches a whole batch of changes under it. For each
@@ -111,8 +117,10 @@ public final class SubscriptionRegistry: Sendable {
     private struct TableIndex {
         /// Channels with a binding on the table that the equality index cannot serve.
         var scanned: [ChannelKey: Int] = [:]
-        /// column → value → channels (with a count of bindings, for removal).
-        var byValue: [String: [RealtimeFilterValue: [ChannelKey: Int]]] = [:]
+        /// (column, type it was filtered as) → value → channels (with a count of bindings, for
+        /// removal). Keyed by the binding's type too: a column whose type changed after some
+        /// channels joined holds values typed both ways, and each is looked up its own way.
+        var byValue: [FilteredColumn: [RealtimeFilterValue: [ChannelKey: Int]]] = [:]
         var isEmpty: Bool { scanned.isEmpty && byValue.isEmpty }
 
         /// Counts one of the channel's bindings in (`step` 1) or out (-1), dropping what empties.
@@ -121,12 +129,13 @@ public final class SubscriptionRegistry: Sendable {
                 Self.count(key, in: &scanned, step: step)
                 return
             }
-            Self.count(key, in: &byValue[filter.column, default: [:]][value, default: [:]], step: step)
-            if byValue[filter.column]?[value]?.isEmpty == true {
-                byValue[filter.column]?[value] = nil
-                byValue[filter.column]?.shrinkIfSparse()
+            let column = FilteredColumn(name: filter.column, kind: filter.kind)
+            Self.count(key, in: &byValue[column, default: [:]][value, default: [:]], step: step)
+            if byValue[column]?[value]?.isEmpty == true {
+                byValue[column]?[value] = nil
+                byValue[column]?.shrinkIfSparse()
             }
-            if byValue[filter.column]?.isEmpty == true { byValue[filter.column] = nil }
+            if byValue[column]?.isEmpty == true { byValue[column] = nil }
         }
 
         private static func count(_ key: ChannelKey, in channels: inout [ChannelKey: Int], step: Int) {
@@ -310,9 +319,8 @@ public final class SubscriptionRegistry: Sendable {
                 var keys = Array(index.scanned.keys)
                 var sources = keys.isEmpty ? 0 : 1
                 for (column, values) in index.byValue {
-                    guard let kind = parsed.table.column(named: column)?.kind,
-                        let json = parsed.filterValue(column),
-                        let value = RealtimeFilterValue(json: json, kind: kind),
+                    guard let json = parsed.filterValue(column.name),
+                        let value = RealtimeFilterValue(json: json, kind: column.kind),
                         let channels = values[value]
                     else { continue }
                     keys.append(contentsOf: channels.keys)

@@ -19,16 +19,18 @@ public enum RealtimeValueKind: Sendable, Hashable {
     case paddedText
     /// `citext`: compared lower-cased.
     case caseInsensitiveText
-    /// An enum: its labels in their declared order, which is how Postgres orders its values.
-    case enumeration(labels: [String])
+    /// An enum: each label's `pg_enum.enumsortorder`, which is how Postgres orders its values.
+    /// A label added later (`ADD VALUE … BEFORE`) gets an order between its neighbours', and
+    /// the others keep theirs, so values typed before and after compare alike.
+    case enumeration(sortOrder: [String: Double])
     /// A type filters cannot compare (arrays, json, …); the name says which.
     case unsupported(String)
 
-    /// Classifies a column from `pg_type.typname` and `typcategory`, and an enum's labels in
+    /// Classifies a column from `pg_type.typname` and `typcategory`, and an enum's labels with
     /// their sort order.
-    public init(typeName: String, category: String, enumLabels: [String]? = nil) {
-        if let enumLabels {
-            self = .enumeration(labels: enumLabels)
+    public init(typeName: String, category: String, enumSortOrder: [String: Double]? = nil) {
+        if let enumSortOrder {
+            self = .enumeration(sortOrder: enumSortOrder)
             return
         }
         switch typeName {
@@ -70,6 +72,8 @@ public enum RealtimeFilterValue: Sendable, Hashable {
     case timestamp(Int64)
     /// Days since 1970-01-01.
     case date(Int64)
+    /// An enum label, as its sort order.
+    case enumLabel(sortOrder: Double)
 
     /// Parses filter text the way a cast to the column's type would; nil when it would fail.
     public init?(text: String, kind: RealtimeValueKind) {
@@ -127,10 +131,10 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             self = .text(Self.withoutTrailingSpaces(text))
         case .caseInsensitiveText:
             self = .text(text.lowercased())
-        case .enumeration(let labels):
+        case .enumeration(let sortOrder):
             // Postgres takes a label exactly as written: no trimming, no case folding.
-            guard let order = labels.firstIndex(of: text) else { return nil }
-            self = .integer(Int64(order))
+            guard let order = sortOrder[text] else { return nil }
+            self = .enumLabel(sortOrder: order)
         case .unsupported:
             return nil
         }
@@ -220,6 +224,7 @@ public enum RealtimeFilterValue: Sendable, Hashable {
             return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? .orderedAscending : .orderedDescending
         case (.timestamp(let lhs), .timestamp(let rhs)): return order(lhs, rhs)
         case (.date(let lhs), .date(let rhs)): return order(lhs, rhs)
+        case (.enumLabel(let lhs), .enumLabel(let rhs)): return order(lhs, rhs)
         default: return nil
         }
     }
@@ -316,7 +321,7 @@ public struct CompiledRealtimeFilter: Sendable, Hashable {
     public var equalityKey: RealtimeFilterValue? {
         guard `operator` == .eq, let operand = operands.first else { return nil }
         switch operand {
-        case .integer, .decimal, .boolean, .text, .timestamp, .date: return operand
+        case .integer, .decimal, .boolean, .text, .timestamp, .date, .enumLabel: return operand
         case .float: return nil
         }
     }
