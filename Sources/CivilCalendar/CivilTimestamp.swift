@@ -102,8 +102,8 @@ extension CivilTimestamp {
             return parsed
         }
 
-        /// PostgreSQL's earliest year (4713 BC, Julian day 0).
-        static let earliestYearBC: Int64 = 4_713
+        /// PostgreSQL's earliest year: it reads dates from 4714-11-24 BC (Julian day 0).
+        static let earliestYearBC: Int64 = 4_714
         /// The latest year read: microseconds since 1970 overflow `Int64` past 294,246 (PostgreSQL
         /// counts from 2000 and reaches 294,276; nobody stores those).
         static let latestYear: Int64 = 200_000

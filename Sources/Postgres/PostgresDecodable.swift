@@ -207,10 +207,12 @@ extension Date: PostgresDecodable {
             guard let date = PostgresTimestamp.parse(text) else { throw PostgresDecodingFailure("not an ISO timestamp") }
             return date
         case .date:
-            guard let date = PostgresTimestamp.parse(text + " 00:00:00+00") else {
+            // Midnight UTC of the day; `0044-03-15 BC` and `infinity` as the timestamps read them.
+            if text == "infinity" || text == "-infinity" { return PostgresTimestamp.parse(text)! }
+            guard let parts = CivilTimestamp(parsing: text), !parts.hasTime else {
                 throw PostgresDecodingFailure("not an ISO date")
             }
-            return date
+            return Date(timeIntervalSince1970: parts.utcTimeInterval)
         default:
             throw PostgresDecodingFailure("not a timestamp or date column")
         }

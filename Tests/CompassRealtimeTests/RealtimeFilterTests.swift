@@ -127,7 +127,8 @@ struct RealtimeFilterTests {
         #expect(try compiled("amount=eq.nan", .decimal).matches(.string("NaN")))
         #expect(try compiled("amount=gt.1e999", .decimal).matches(.string("Infinity")))
         #expect(try compiled("amount=lt.-1e999", .decimal).matches(.string("-Infinity")))
-        for bad in ["1.2.3", "1e", "e5", ".", "1 2", "0x10", "1e99999999", "--1", "1e131072", "1e-16384"] {
+        for bad in ["1.2.3", "1e", "e5", ".", "1 2", "0x10", "1e99999999", "--1", "1e131072", "1e-16384",
+                    "1." + String(repeating: "0", count: 16_384)] {
             #expect(throws: RealtimeFilterError.self, "\(bad)") { try compiled("amount=eq.\(bad)", .decimal) }
         }
     }
@@ -169,6 +170,7 @@ struct RealtimeFilterTests {
         }
         #expect(try compiled("ts=gt.199999-12-31T23:59:59-15:59", tz).matches(.string("200000-12-31T23:59:59+00:00")))
         #expect(try compiled("ts=lt.4713-01-01 BC", tz).matches(.string("-infinity")))
+        #expect(try compiled("d=gte.-infinity", .date).matches(.string("4714-11-24 BC")))
     }
 
     @Test func extraFractionDigitsRoundAsPostgresRoundsThem() throws {

@@ -39,6 +39,14 @@ struct PostgresConnectionTests {
             #expect(try row.decode([String?].self, at: 16) == ["a", "b c", nil])
             #expect(try row.decode([UUID].self, at: 17) == [id])
             #expect(try row.decode([String]?.self, at: 18) == nil)
+            // Dates and timestamps Postgres writes with an era or five-digit years decode too.
+            let far = try #require(try await connection.query(
+                "SELECT '0044-03-15 BC'::date, '0044-03-15 12:00:00+00 BC'::timestamptz, '12345-06-07'::date, 'infinity'::date").first)
+            let idesOfMarch = -63_517_824_000.0  // 44 BC (the year -43), March 15, midnight UTC (Postgres: extract(epoch …))
+            #expect(try far.decode(Date.self, at: 0).timeIntervalSince1970 == idesOfMarch)
+            #expect(try far.decode(Date.self, at: 1).timeIntervalSince1970 == idesOfMarch + 43_200)
+            #expect(try far.decode(Date.self, at: 2).timeIntervalSince1970 == 327_416_947_200)
+            #expect(try far.decode(Date.self, at: 3) == .distantFuture)
             await connection.close()
         }
     }

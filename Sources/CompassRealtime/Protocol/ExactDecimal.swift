@@ -71,13 +71,14 @@ public struct ExactDecimal: Hashable, Comparable, Sendable {
             }
             if exponentNegative { written = -written }
         }
+        // Postgres's limits: 131,072 digits before the point, 16,383 after it (as written).
+        guard all.count - integerDigits - written <= 16_383 else { return nil }
         guard let first = all.firstIndex(where: { $0 != 0 }) else {
             self.init(kind: .finite)  // zero, whatever its sign or scale
             return
         }
         let last = all.lastIndex(where: { $0 != 0 })!
         let exponent = integerDigits - first + written
-        // Postgres's limits: 131,072 digits before the point, 16,383 after it.
         guard exponent <= 131_072, (last - first + 1) - exponent <= 16_383 else { return nil }
         self.init(kind: .finite, negative: negative, digits: Array(all[first...last]), exponent: exponent)
     }
