@@ -43,7 +43,16 @@ struct ReadinessProbe: Sendable {
     }
 
     /// The highest applied migration (nil: the database predates 0025), or why the database did not answer.
+    ///
+    /// A probe connection found dead (its backend killed, a restart since the last probe) is
+    /// replaced and asked once more: the database is up if a new connection answers.
     private func schemaVersion() async -> Result<Int?, ReadinessProblem> {
+        let first = await schemaVersionOnce()
+        if case .failure(let problem) = first, problem.connectionWasLost { return await schemaVersionOnce() }
+        return first
+    }
+
+    private func schemaVersionOnce() async -> Result<Int?, ReadinessProblem> {
         do {
             return .success(try await pool.withConnection { connection in
                 try await connection.query("SELECT compass.schema_version()")[0].decode(Int?.self, at: 0)
@@ -52,7 +61,9 @@ struct ReadinessProbe: Sendable {
             // Reachable, but without compass.schema_version(): migrated before 0025, or not at all.
             return .success(nil)
         } catch let error as PostgresError {
-            return .failure(ReadinessProblem("unreachable (\(error.code))"))
+            var problem = ReadinessProblem("unreachable (\(error.code))")
+            problem.connectionWasLost = error.code == .connectionLost || error.code == .closed
+            return .failure(problem)
         } catch {
             return .failure(ReadinessProblem("unreachable"))
         }
@@ -72,5 +83,7 @@ struct ReadinessProbe: Sendable {
 /// Why one part of `/ready` failed (no secrets: codes and versions only).
 struct ReadinessProblem: Error, Sendable {
     var text: String
+    /// The connection in use broke (rather than none could be opened): worth one more try.
+    var connectionWasLost = false
     init(_ text: String) { self.text = text }
 }

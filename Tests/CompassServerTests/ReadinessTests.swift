@@ -34,6 +34,24 @@ struct ReadinessTests {
         #expect(try await worker.stop() == 0)
     }
 
+    @Test func aKilledProbeConnectionIsReplacedWithoutReportingTheDatabaseDown() async throws {
+        try await TestDatabase.with { database in
+            let worker = try await WorkerProcess.start(databaseURL: database.configuration.connectionString)
+            defer { worker.kill() }
+            try await worker.waitFor("/ready", status: 200)
+            let killed = try await database.query(
+                """
+                SELECT count(pg_terminate_backend(pid))::int8 FROM pg_stat_activity
+                 WHERE datname = current_database() AND query = 'SELECT compass.schema_version()' AND pid <> pg_backend_pid()
+                """)[0].decode(Int64.self, at: 0)
+            #expect(killed == 1)
+            try await Task.sleep(for: .milliseconds(100))  // the backend is gone before the next probe
+            let reply = try await worker.get("/ready")
+            #expect(reply.status == 200, "\(reply.body)")
+            _ = try await worker.stop()
+        }
+    }
+
     @Test func aSchemaBehindTheWorkersMigrationsIsNamed() async throws {
         try await TestDatabase.with { database in
             _ = try await database.query("DELETE FROM compass.schema_migrations WHERE version = (SELECT max(version) FROM compass.schema_migrations)")
