@@ -25,8 +25,10 @@ public struct CivilTimestamp: Sendable, Hashable {
     /// The written offset from UTC in seconds; nil when none was written.
     public var offsetSeconds: Int64?
 
-    /// Reads `text`; nil unless all of it matches the grammar above.
+    /// Reads `text`; nil unless all of it matches the grammar above (and is at most 128 bytes,
+    /// PostgreSQL's limit for date and time input).
     public init?(parsing text: some StringProtocol) {
+        guard text.utf8.count <= 128 else { return nil }
         var text = String(text)
         guard let parsed = text.withUTF8({ CivilTimestamp(utf8: $0) }) else { return nil }
         self = parsed
@@ -141,19 +143,25 @@ extension CivilTimestamp {
             return ((hour * 60 + minute) * 60 + second, nanoseconds)
         }
 
-        /// The fraction's digits as nanoseconds; digits past the ninth are read and dropped.
+        /// The fraction's digits as nanoseconds; digits past the ninth are read and dropped, except
+        /// that a fraction just past a half microsecond (`.0000025000001`) keeps a nanosecond
+        /// above it, so it rounds up as PostgreSQL's whole-fraction reading rounds it.
         private mutating func fractionNanoseconds() -> Int64? {
             var value: Int64 = 0
             var count = 0
+            var droppedNonZero = false
             while index < bytes.count, let digit = digit(at: index) {
                 if count < 9 {
                     value = value * 10 + digit
                     count += 1
+                } else if digit != 0 {
+                    droppedNonZero = true
                 }
                 index += 1
             }
             guard count > 0 else { return nil }
             for _ in count..<9 { value *= 10 }
+            if droppedNonZero && value % 1_000 == 500 { value += 1 }
             return value
         }
 

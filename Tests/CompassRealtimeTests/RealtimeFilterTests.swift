@@ -179,6 +179,8 @@ struct RealtimeFilterTests {
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000025", plain).matches(.string("2024-01-01T00:00:00.000002")))
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000035", plain).matches(.string("2024-01-01T00:00:00.000004")))
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000005", plain).matches(.string("2024-01-01T00:00:00")))
+        // Past the ninth digit too: .00000250000001 is above the half, so 3.
+        #expect(try compiled("ts=eq.2024-01-01 00:00:00.00000250000001", plain).matches(.string("2024-01-01T00:00:00.000003")))
     }
 
     @Test func infinityIsAfterAndMinusInfinityBeforeEveryTimeAndDate() throws {
