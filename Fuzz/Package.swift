@@ -22,13 +22,15 @@ let package = Package(
         // The real SQLState.swift, all the REST grammar needs from the Postgres client
         // (depending on the main package's `Postgres` would pull in libpq and its whole graph).
         .target(name: "Postgres", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The real BodyErrors.swift, the one file of the HTTP layer the REST error catalog words from.
+        .target(name: "CompassHTTP", swiftSettings: [.swiftLanguageMode(.v6)]),
         // libFuzzer's driver, called from each target's main.swift.
         .target(name: "FuzzDriver"),
         // The real timestamp reader and writer, instrumented: the timestamp and frame targets test it.
         .target(name: "CivilCalendar", swiftSettings: instrumented),
         // REST: select, filters, and=/or= trees, order, whole query strings, Prefer and Range.
         .executableTarget(
-            name: "FuzzGrammar", dependencies: ["FuzzDriver", "Postgres"], swiftSettings: instrumented, linkerSettings: fuzzerMain),
+            name: "FuzzGrammar", dependencies: ["FuzzDriver", "Postgres", "CompassHTTP"], swiftSettings: instrumented, linkerSettings: fuzzerMain),
         // JSON: the realtime parser (raw bytes, members, write-back) and REST's JSONText quoting.
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver"], swiftSettings: instrumented, linkerSettings: fuzzerMain),
         // Realtime frames (v1 objects, v2 arrays), postgres_changes bindings and their filters.

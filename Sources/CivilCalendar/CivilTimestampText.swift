@@ -1,5 +1,6 @@
 /// Writes ISO 8601 timestamps straight into a string's bytes: `YYYY-MM-DDTHH:MM:SS`, a
-/// fraction of 0, 3 or 6 digits, then `Z` or a numeric offset `±HH:MM`.
+/// fraction of 0, 3 or 6 digits, then `Z` or a numeric offset `±HH:MM`, and ` BC` for the
+/// years before 1 (as PostgreSQL writes and reads them).
 ///
 /// ```swift
 /// CivilTimestampText.format(1_770_552_305_250, fractionDigits: 3, zone: .utcZ)   // "2026-02-08T12:05:05.250Z"
@@ -17,11 +18,13 @@ public enum CivilTimestampText {
 
     /// Writes `value`, counted in 10^-`fractionDigits` seconds since 1970 UTC (`fractionDigits` 0...9).
     ///
-    /// A value beyond ±`Int64.max / 4` units (millions of years away) is written as that bound,
-    /// rather than overflowing the day arithmetic.
+    /// A value within two days of `Int64`'s bounds is written as that bound, rather than
+    /// overflowing the day arithmetic (in microseconds that is 292,000 years from 1970, past
+    /// every year the reader takes).
     public static func format(_ value: Int64, fractionDigits: Int, zone: Zone) -> String {
-        let value = min(max(value, -Int64.max / 4), Int64.max / 4)
         let scale = powerOfTen(fractionDigits)
+        let margin = 2 * 86_400 * scale
+        let value = min(max(value, Int64.min + margin), Int64.max - margin)
         let offsetSeconds: Int64
         switch zone {
         case .utcZ: offsetSeconds = 0
@@ -35,7 +38,8 @@ public enum CivilTimestampText {
         let (year, month, day) = CivilCalendar.date(days: days)
         return String(unsafeUninitializedCapacity: 48) { buffer in
             var writer = Writer(buffer: buffer)
-            writer.year(year)
+            // PostgreSQL has no year 0 and reads no negative years: 1 BC is the year 0 of the count.
+            writer.year(year > 0 ? year : 1 - year)
             writer.byte(UInt8(ascii: "-"))
             writer.digits(month, 2)
             writer.byte(UInt8(ascii: "-"))
@@ -59,6 +63,9 @@ public enum CivilTimestampText {
                 writer.digits(minutes / 60, 2)
                 writer.byte(UInt8(ascii: ":"))
                 writer.digits(minutes % 60, 2)
+            }
+            if year <= 0 {
+                for byte in " BC".utf8 { writer.byte(byte) }
             }
             return writer.count
         }
@@ -94,7 +101,6 @@ public enum CivilTimestampText {
 
         /// Four digits for years 0...9999; a sign and as many digits as needed outside them.
         mutating func year(_ value: Int64) {
-            if value < 0 { byte(UInt8(ascii: "-")) }
             let magnitude = abs(value)
             var width = 4
             var limit: Int64 = 10_000

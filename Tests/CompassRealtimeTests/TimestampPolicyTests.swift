@@ -110,6 +110,11 @@ struct TimestampPolicyTests {
             microseconds: -62_135_596_800_000_000, postgres: "0001-01-01T00:00:00.000000Z",
             compass: "0001-01-01T00:00:00.000+00:00", compassMicroseconds: "0001-01-01T00:00:00.000000+00:00",
             realtime: "0001-01-01T00:00:00.000Z"),
+        // The day before: 1 BC, as Postgres writes and reads it (it has no year 0).
+        Writing(
+            microseconds: -62_135_683_200_000_000, postgres: "0001-12-31T00:00:00.000000Z BC",
+            compass: "0001-12-31T00:00:00.000+00:00 BC", compassMicroseconds: "0001-12-31T00:00:00.000000+00:00 BC",
+            realtime: "0001-12-31T00:00:00.000Z BC"),
     ]
 
     @Test("each policy writes the same moment at its precision", arguments: writings.indices)

@@ -47,6 +47,10 @@ struct PostgresConnectionTests {
             #expect(try far.decode(Date.self, at: 1).timeIntervalSince1970 == idesOfMarch + 43_200)
             #expect(try far.decode(Date.self, at: 2).timeIntervalSince1970 == 327_416_947_200)
             #expect(try far.decode(Date.self, at: 3) == .distantFuture)
+            // …and a Date before year 1 binds as Postgres reads it (`0001-12-31T…Z BC`; it has no year 0).
+            let oneBC = Date(timeIntervalSince1970: -62_135_683_200)
+            let bound = try await connection.query("SELECT \(oneBC)::timestamptz = '0001-12-31 00:00:00+00 BC'::timestamptz")
+            #expect(try bound[0].decode(Bool.self, at: 0))
             await connection.close()
         }
     }

@@ -38,8 +38,10 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
 /// Every column kind a filter can be bound to.
 private let kinds: [RealtimeValueKind] = [
-    .integer, .decimal, .float, .boolean, .uuid, .timestamp(withTimeZone: true), .timestamp(withTimeZone: false),
-    .date, .text, .unsupported("jsonb"),
+    .bigint, RealtimeValueKind(typeName: "int2", category: "N"), RealtimeValueKind(typeName: "oid", category: "N"),
+    .decimal, .float, .float4, .boolean, .uuid, .timestamp(withTimeZone: true), .timestamp(withTimeZone: false),
+    .date, .text, .paddedText, .caseInsensitiveText, .enumeration(sortOrder: ["a": 1, "b": 1.5, "c": 2]),
+    .unsupported("jsonb"),
 ]
 
 /// Encoding then decoding gives the message back; 1.0.0 frames do not carry `join_ref`.

@@ -1,0 +1,1 @@
+../../../Sources/CompassHTTP/BodyErrors.swift
