@@ -57,6 +57,9 @@ struct TimestampTests {
         #expect(DisplayLabel.humanized("committed") == "Committed")
         #expect(DisplayLabel.humanized("NCAA_visit") == "NCAA Visit")
         #expect(DisplayLabel.humanized("__odd__code") == "Odd Code")
+        // A space separates words too: each is capitalised.
+        #expect(DisplayLabel.humanized("not interested") == "Not Interested")
+        #expect(DisplayLabel.humanized("très  intéressé_é") == "Très Intéressé É")
         #expect(DisplayLabel.humanized("") == "")
         #expect(DisplayLabel.humanized("_") == "")
         #expect(DisplayLabel.humanized("a_2nd_try") == "A 2nd Try")

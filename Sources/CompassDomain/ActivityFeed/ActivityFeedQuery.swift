@@ -90,10 +90,10 @@ public struct ActivityFeedQuery: Sendable, Hashable, Codable {
         return ActivityFeedPage(events: slice, page: page, totalPages: totalPages, total: filtered.count)
     }
 
-    /// Whether the search filter is on (its text is not blank).
+    /// Whether the search filter is on (its text is not empty; spaces are searched for, as the spec filters).
     var searches: Bool { !normalizedSearch.isEmpty }
 
     private var normalizedSearch: String {
-        searchText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        searchText.lowercased()
     }
 }

@@ -66,6 +66,6 @@ public struct InteractionFilters: Sendable, Hashable, Codable {
     }
 
     private var normalizedSearch: String {
-        searchText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        searchText.lowercased()
     }
 }

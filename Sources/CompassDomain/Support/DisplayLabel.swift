@@ -3,9 +3,11 @@ public enum DisplayLabel {
     /// `"offer_received"` → `"Offer Received"`: underscores become spaces and each word starts upper case.
     ///
     /// Letters after the first of each word are kept as they are, so `"NCAA_visit"` reads `"NCAA Visit"`.
+    /// Words are what underscores or spaces separate (`"not interested"` reads `"Not Interested"`),
+    /// one space between two words however many separators there were.
     public static func humanized(_ code: String) -> String {
         if let label = asciiHumanized(code) { return label }
-        return code.split(separator: "_", omittingEmptySubsequences: true)
+        return code.split(omittingEmptySubsequences: true) { $0 == "_" || $0 == " " }
             .map { word in word.prefix(1).uppercased() + word.dropFirst() }
             .joined(separator: " ")
     }
@@ -19,7 +21,7 @@ public enum DisplayLabel {
             var count = 0
             var startsWord = true
             for byte in bytes {
-                if byte == UInt8(ascii: "_") {
+                if byte == UInt8(ascii: "_") || byte == UInt8(ascii: " ") {
                     startsWord = true
                     continue
                 }
