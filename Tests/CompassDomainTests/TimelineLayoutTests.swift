@@ -128,6 +128,12 @@ struct TimelineLayoutTests {
         #expect(layout.swimlanes[2].schoolId == nil && layout.swimlanes[2].id == "no-school")
         #expect(layout.swimlanes[3].items.map(\.id) == ["interaction-4", "interaction-1"])
         #expect(layout.items.map(\.id) == ["interaction-1", "interaction-2", "interaction-3", "interaction-5", "interaction-4"])
+        // As the spec's localeCompare: accented names among their letters, lower case first, symbols before letters.
+        let names = ["Zeta", "École Polytechnique", "alpha", "Ångström Institute", "Alpha", "🏈 Tech", "Elon"]
+        let collated = TimelineViewState().layout(
+            of: names.enumerated().map { item($0.offset + 10, at: Fixture.daysAgo(1), school: Fixture.uuid(910 + $0.offset), name: $0.element) },
+            today: Fixture.now)
+        #expect(collated.swimlanes.map(\.schoolName) == ["🏈 Tech", "alpha", "Alpha", "Ångström Institute", "École Polytechnique", "Elon", "Zeta"])
     }
 
     @Test("a school whose name was not found gets an 'Unknown School' lane")

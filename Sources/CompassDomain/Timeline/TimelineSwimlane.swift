@@ -44,9 +44,10 @@ public struct TimelineSwimlane: Sendable, Hashable, Identifiable {
 
     /// The lanes for `items` on a bar spanning `interval`: one per school plus "No School", sorted by name.
     ///
-    /// Names compare ignoring case ("No School" sorts among them like any
-    /// name), then by id. Items in a lane run oldest first; an item that
-    /// overlaps one before it moves to the next free row.
+    /// Names compare as the spec's `localeCompare` does (ICU's collation for `en_US`: accents
+    /// and case after the letters, so "École" sorts among the E's and "alpha" just before
+    /// "Alpha"; "No School" sorts among them like any name), then by id. Items in a lane run
+    /// oldest first; an item that overlaps one before it moves to the next free row.
     public static func lanes(for items: [TimelineItem], in interval: DateInterval) -> [TimelineSwimlane] {
         let groups = Dictionary(grouping: items, by: \.schoolId)
         let lanes = groups.map { schoolId, items in
@@ -55,12 +56,15 @@ public struct TimelineSwimlane: Sendable, Hashable, Identifiable {
             return TimelineSwimlane(schoolId: schoolId, schoolName: name, entries: stacked(items, in: interval))
         }
         return lanes.sorted { lhs, rhs in
-            let left = lhs.schoolName.lowercased(), right = rhs.schoolName.lowercased()
-            if left != right { return left < right }
+            let order = lhs.schoolName.compare(rhs.schoolName, locale: collationLocale)
+            if order != .orderedSame { return order == .orderedAscending }
             if lhs.schoolName != rhs.schoolName { return lhs.schoolName < rhs.schoolName }
             return lhs.id < rhs.id
         }
     }
+
+    /// The locale lane names are collated in (the apps' `localeCompare` in an English UI).
+    private static let collationLocale = Locale(identifier: "en_US")
 
     /// Places `items` oldest first, giving each the lowest row where it overlaps nothing.
     static func stacked(_ items: [TimelineItem], in interval: DateInterval) -> [Entry] {
