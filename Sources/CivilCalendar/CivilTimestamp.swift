@@ -18,15 +18,17 @@ public struct CivilTimestamp: Sendable, Hashable {
     public var days: Int64
     /// The written time of day in whole seconds (0 without a time; 86_400 for `24:00:00`).
     public var secondOfDay: Int64
-    /// The written fraction of the second in nanoseconds (digits past the ninth dropped).
+    /// The written fraction of the second in nanoseconds; past nine digits, the whole microseconds
+    /// PostgreSQL reads from it (up to 1,000,000,000: `.9999999` is the next second).
     public var nanosecond: Int64
     /// True when a time of day was written.
     public var hasTime: Bool
     /// The written offset from UTC in seconds; nil when none was written.
     public var offsetSeconds: Int64?
 
-    /// Reads `text`; nil unless all of it matches the grammar above (and is at most 128 bytes,
-    /// PostgreSQL's limit for date and time input).
+    /// Reads `text`; nil unless all of it matches the grammar above and is at most 128 bytes
+    /// (PostgreSQL stops reading date and time input at about that length; the realtime filters
+    /// leave anything longer to Postgres itself).
     public init?(parsing text: some StringProtocol) {
         guard text.utf8.count <= 128 else { return nil }
         var text = String(text)
@@ -143,25 +145,24 @@ extension CivilTimestamp {
             return ((hour * 60 + minute) * 60 + second, nanoseconds)
         }
 
-        /// The fraction's digits as nanoseconds; digits past the ninth are read and dropped, except
-        /// that a fraction just past a half microsecond (`.0000025000001`) keeps a nanosecond
-        /// above it, so it rounds up as PostgreSQL's whole-fraction reading rounds it.
+        /// The fraction's digits as nanoseconds. Past nine digits it is what PostgreSQL makes of
+        /// them: the whole fraction read as a `double`, then whole microseconds (`rint`), so digits
+        /// beyond a double's precision change nothing, as there.
         private mutating func fractionNanoseconds() -> Int64? {
+            let start = index
             var value: Int64 = 0
             var count = 0
-            var droppedNonZero = false
             while index < bytes.count, let digit = digit(at: index) {
-                if count < 9 {
-                    value = value * 10 + digit
-                    count += 1
-                } else if digit != 0 {
-                    droppedNonZero = true
-                }
+                if count < 9 { value = value * 10 + digit }
+                count += 1
                 index += 1
             }
             guard count > 0 else { return nil }
+            if count > 9 {
+                let fraction = Double("0." + String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) ?? 0
+                return Int64((fraction * 1_000_000).rounded(.toNearestOrEven)) * 1_000
+            }
             for _ in count..<9 { value *= 10 }
-            if droppedNonZero && value % 1_000 == 500 { value += 1 }
             return value
         }
 

@@ -1,6 +1,7 @@
 /// Writes ISO 8601 timestamps straight into a string's bytes: `YYYY-MM-DDTHH:MM:SS`, a
-/// fraction of 0, 3 or 6 digits, then `Z` or a numeric offset `±HH:MM`, and ` BC` for the
-/// years before 1 (as PostgreSQL writes and reads them).
+/// fraction of 0, 3 or 6 digits, then `Z` or a numeric offset `±HH:MM`. Years before 1 are
+/// ISO's (`0000` is 1 BC, then `-0001`), or with `postgresEra` PostgreSQL's (`0001 … BC`),
+/// which is all it reads.
 ///
 /// ```swift
 /// CivilTimestampText.format(1_770_552_305_250, fractionDigits: 3, zone: .utcZ)   // "2026-02-08T12:05:05.250Z"
@@ -21,7 +22,7 @@ public enum CivilTimestampText {
     /// A value within two days of `Int64`'s bounds is written as that bound, rather than
     /// overflowing the day arithmetic (in microseconds that is 292,000 years from 1970, past
     /// every year the reader takes).
-    public static func format(_ value: Int64, fractionDigits: Int, zone: Zone) -> String {
+    public static func format(_ value: Int64, fractionDigits: Int, zone: Zone, postgresEra: Bool = false) -> String {
         let scale = powerOfTen(fractionDigits)
         let margin = 2 * 86_400 * scale
         let value = min(max(value, Int64.min + margin), Int64.max - margin)
@@ -39,7 +40,8 @@ public enum CivilTimestampText {
         return String(unsafeUninitializedCapacity: 48) { buffer in
             var writer = Writer(buffer: buffer)
             // PostgreSQL has no year 0 and reads no negative years: 1 BC is the year 0 of the count.
-            writer.year(year > 0 ? year : 1 - year)
+            let beforeChrist = postgresEra && year <= 0
+            writer.year(beforeChrist ? 1 - year : year)
             writer.byte(UInt8(ascii: "-"))
             writer.digits(month, 2)
             writer.byte(UInt8(ascii: "-"))
@@ -64,7 +66,7 @@ public enum CivilTimestampText {
                 writer.byte(UInt8(ascii: ":"))
                 writer.digits(minutes % 60, 2)
             }
-            if year <= 0 {
+            if beforeChrist {
                 for byte in " BC".utf8 { writer.byte(byte) }
             }
             return writer.count
@@ -101,6 +103,7 @@ public enum CivilTimestampText {
 
         /// Four digits for years 0...9999; a sign and as many digits as needed outside them.
         mutating func year(_ value: Int64) {
+            if value < 0 { byte(UInt8(ascii: "-")) }
             let magnitude = abs(value)
             var width = 4
             var limit: Int64 = 10_000

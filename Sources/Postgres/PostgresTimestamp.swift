@@ -20,6 +20,6 @@ enum PostgresTimestamp {
         if date == .distantFuture { return "infinity" }
         if date == .distantPast { return "-infinity" }
         let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        return CivilTimestampText.format(micros, fractionDigits: 6, zone: .utcZ)
+        return CivilTimestampText.format(micros, fractionDigits: 6, zone: .utcZ, postgresEra: true)
     }
 }

@@ -127,6 +127,9 @@ struct ParsingTests {
             #expect(UnknownOption.find(in: line) == nil, "\(line)")
         }
         #expect(UnknownOption.find(in: ["feed", "--", "--bogus"]) == nil)
+        // A value that starts with `--` is the option's (bad) value, not an option.
+        #expect(UnknownOption.find(in: ["feed", "--page", "--3", "--user", Self.sofia]) == nil)
+        #expect(UnknownOption.find(in: ["feed", "--page=2", "--3"]) == "--3")
     }
 
     @Test func anUnreachableDatabaseIsARuntimeError() async {

@@ -173,6 +173,33 @@ struct FanOutTests {
         }
     }
 
+    @Test func enumFiltersSurviveTheLabelsBeingRenumbered() async throws {
+        try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
+            try await harness.writer.executeScript(
+                unsafeSQL: """
+                    CREATE TYPE public.rt_grade AS ENUM ('a', 'c');
+                    CREATE TABLE public.rt_graded (id int8 PRIMARY KEY, g public.rt_grade);
+                    GRANT SELECT ON public.rt_graded TO service_role;
+                    SELECT realtime.enable('public.rt_graded');
+                    """)
+            let binding: (String) -> RealtimeJSON = {
+                ["event": "INSERT", "schema": "public", "table": "rt_graded", "filter": .string($0)]
+            }
+            let equal = try await harness.subscribe(Demo.serviceRole, [binding("g=eq.c")], topic: "realtime:eq")
+            let other = try await harness.subscribe(Demo.serviceRole, [binding("g=neq.c")], topic: "realtime:neq")
+            // Thirty labels squeezed in before 'c': Postgres runs out of room and renumbers them all.
+            let labels = (1...30).map { "ALTER TYPE public.rt_grade ADD VALUE 'b\($0)' BEFORE 'c';" }
+            try await harness.writer.executeScript(unsafeSQL: labels.joined(separator: "\n"))
+            let renumbered = try await harness.writer.query(
+                "SELECT enumsortorder::float8 FROM pg_enum WHERE enumtypid = 'public.rt_grade'::regtype AND enumlabel = 'c'")
+            #expect(try renumbered[0].decode(Double.self, at: 0) != 2, "Postgres renumbered the labels")
+            try await Task.sleep(for: .milliseconds(400))
+            try await harness.writer.query("INSERT INTO public.rt_graded VALUES (1, 'c'), (2, 'b7'), (3, 'a')")
+            #expect(try await equal.changeEvents(expecting: 1).map { $0["data"]?["record"]?["id"] } == [.number("1")])
+            #expect(try await other.changeEvents(expecting: 2).map { $0["data"]?["record"]?["id"] } == [.number("2"), .number("3")])
+        }
+    }
+
     @Test func aReplicaIdentityChangedAfterTheTableWasReadIsSeen() async throws {
         try await FanOutHarness.with(tableLifetime: .milliseconds(200)) { harness in
             try await harness.writer.executeScript(

@@ -179,8 +179,12 @@ struct RealtimeFilterTests {
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000025", plain).matches(.string("2024-01-01T00:00:00.000002")))
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000035", plain).matches(.string("2024-01-01T00:00:00.000004")))
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000005", plain).matches(.string("2024-01-01T00:00:00")))
-        // Past the ninth digit too: .00000250000001 is above the half, so 3.
+        // Past the ninth digit too, as a double holds the fraction: .00000250000001 is above the
+        // half, so 3; a tail below the double's precision changes nothing, so 2.
         #expect(try compiled("ts=eq.2024-01-01 00:00:00.00000250000001", plain).matches(.string("2024-01-01T00:00:00.000003")))
+        #expect(try compiled("ts=eq.2024-01-01 00:00:00.0000025000000000000000000001", plain)
+            .matches(.string("2024-01-01T00:00:00.000002")))
+        #expect(try compiled("ts=eq.2024-01-01 23:59:59.99999999", plain).matches(.string("2024-01-02T00:00:00")))
     }
 
     @Test func infinityIsAfterAndMinusInfinityBeforeEveryTimeAndDate() throws {

@@ -110,11 +110,12 @@ struct TimestampPolicyTests {
             microseconds: -62_135_596_800_000_000, postgres: "0001-01-01T00:00:00.000000Z",
             compass: "0001-01-01T00:00:00.000+00:00", compassMicroseconds: "0001-01-01T00:00:00.000000+00:00",
             realtime: "0001-01-01T00:00:00.000Z"),
-        // The day before: 1 BC, as Postgres writes and reads it (it has no year 0).
+        // The day before: 1 BC, as Postgres writes and reads it (it has no year 0), and as ISO 8601
+        // writes it for the apps' JSON (year 0000).
         Writing(
             microseconds: -62_135_683_200_000_000, postgres: "0001-12-31T00:00:00.000000Z BC",
-            compass: "0001-12-31T00:00:00.000+00:00 BC", compassMicroseconds: "0001-12-31T00:00:00.000000+00:00 BC",
-            realtime: "0001-12-31T00:00:00.000Z BC"),
+            compass: "0000-12-31T00:00:00.000+00:00", compassMicroseconds: "0000-12-31T00:00:00.000000+00:00",
+            realtime: "0000-12-31T00:00:00.000Z"),
     ]
 
     @Test("each policy writes the same moment at its precision", arguments: writings.indices)
@@ -125,6 +126,11 @@ struct TimestampPolicyTests {
         #expect(CompassTimestamp.string(from: date) == writing.compass)
         #expect(CompassTimestamp.microsecondString(fromMicroseconds: writing.microseconds) == writing.compassMicroseconds)
         #expect(RealtimeTimestamp.isoMillisecondsUTC(microseconds: writing.microseconds) == writing.realtime)
+        // ISO's year 0000 is no year to Postgres: only its own BC spelling reads back.
+        guard !writing.postgres.hasSuffix(" BC") else {
+            #expect(RealtimeTimestamp.microseconds(parsing: writing.postgres, honouringOffset: true) == writing.microseconds)
+            return
+        }
         // What one writes, the others read back.
         #expect(PostgresTimestamp.parse(writing.compassMicroseconds) == PostgresTimestamp.parse(writing.postgres))
         #expect(RealtimeTimestamp.microseconds(parsing: writing.postgres, honouringOffset: true) == writing.microseconds)

@@ -21,10 +21,8 @@ extension SubscriptionRegistry {
                 for binding in joined.bindingsByTable[parsed.table.name] ?? [] {
                     sinceYield += 1
                     guard binding.changeType == nil || binding.changeType == parsed.change.type else { continue }
-                    if let filter = binding.filter {
-                        // NULL and absent columns, and values that are not of the column's type, never pass.
-                        guard let value = values.typed(filter.column, as: filter.kind), filter.matches(value) else { continue }
-                    }
+                    // NULL and absent columns, and values that are not of the column's type, never pass.
+                    if let filter = binding.filter, !values.pass(filter) { continue }
                     ids.append(binding.id)
                 }
                 if !ids.isEmpty { matches.append(ChannelMatch(joined: joined, ids: Self.eachOnce(ids))) }
@@ -62,13 +60,20 @@ private struct FilterValues {
     }
 
     /// The column's value read as `kind`; nil for NULL, an absent column or a value of another type.
+    /// Whether the change's row passes `filter`, read as the filter was typed when its channel
+    /// joined; for an enum label added since, both sides as the table's labels are now.
+    mutating func pass(_ filter: CompiledRealtimeFilter) -> Bool {
+        if let value = typed(filter.column, as: filter.kind) { return filter.matches(value) }
+        // Sort orders are compared only within one version of the labels: Postgres renumbers
+        // them when a label added between two finds no room.
+        guard case .enumeration = filter.kind, let current = parsed.table.column(named: filter.column)?.kind,
+            case .enumeration = current, current != filter.kind,
+            let value = typed(filter.column, as: current), let retyped = filter.retyped(as: current)
+        else { return false }
+        return retyped.matches(value)
+    }
+
     mutating func typed(_ column: String, as kind: RealtimeValueKind) -> RealtimeFilterValue? {
-        var kind = kind
-        // An enum is read with its labels as the table has them now: a label added after the
-        // channel joined still orders among the others, whose sort orders never change.
-        if case .enumeration = kind, let current = parsed.table.column(named: column)?.kind, case .enumeration = current {
-            kind = current
-        }
         let key = Key(column: column, kind: kind)
         if let known = typedValues[key] { return known }
         let value = parsed.filterValue(column).flatMap { RealtimeFilterValue(json: $0, kind: kind) }

@@ -20,8 +20,8 @@ public enum RealtimeValueKind: Sendable, Hashable {
     /// `citext`: compared lower-cased.
     case caseInsensitiveText
     /// An enum: each label's `pg_enum.enumsortorder`, which is how Postgres orders its values.
-    /// A label added later (`ADD VALUE … BEFORE`) gets an order between its neighbours', and
-    /// the others keep theirs, so values typed before and after compare alike.
+    /// Orders are compared within one version of the labels only: a label added later usually
+    /// slots between its neighbours', but Postgres renumbers them all when there is no room.
     case enumeration(sortOrder: [String: Double])
     /// A type filters cannot compare (arrays, json, …); the name says which.
     case unsupported(String)
@@ -290,6 +290,20 @@ public struct CompiledRealtimeFilter: Sendable, Hashable {
         self.operator = filter.operator
         self.operands = operands
         self.kind = kind
+    }
+
+    /// The same filter over another version of an enum's labels; nil when one of its labels is
+    /// gone (or the filter is not on an enum).
+    func retyped(as kind: RealtimeValueKind) -> CompiledRealtimeFilter? {
+        guard case .enumeration(let old) = self.kind, case .enumeration(let new) = kind else { return nil }
+        var labels: [String] = []
+        for operand in operands {
+            guard case .enumLabel(let order) = operand, let label = old.first(where: { $0.value == order })?.key,
+                new[label] != nil
+            else { return nil }
+            labels.append(label)
+        }
+        return try? CompiledRealtimeFilter(RealtimeFilter(column: column, operator: `operator`, values: labels), kind: kind)
     }
 
     /// True when a row whose column holds `json` passes; NULL and absent columns never pass.
