@@ -3,9 +3,9 @@
 /// The grammar is the union of what PostgreSQL writes and what ISO 8601 clients send:
 /// `YYYY-MM-DD` (a year past 9999 in full), then optionally `T`/`t`/space and
 /// `HH:MM[:SS[(.|,)fraction]]`, then optionally `Z`/`z` or `±HH[[:]MM[[:]SS]]`, then
-/// optionally ` BC` (PostgreSQL's years before 1: `0001 BC` is the year 0 of the count). Dates are checked against the calendar
-/// (no 31 February); `24:00:00` and a leap second `:60` are read as PostgreSQL reads them
-/// (the next day, the next minute). Each codec — the Postgres client's, the domain's, the
+/// optionally ` BC` (PostgreSQL's years before 1: `0001 BC` is the year 0 of the count).
+/// Dates are checked against the calendar (no 31 February); `24:00:00` and a leap second
+/// `:60` are read as PostgreSQL reads them (the next day, the next minute). Each codec — the Postgres client's, the domain's, the
 /// realtime filters' — is a policy over this one reading: whether the time and the offset
 /// are required, and which precision it keeps.
 ///

@@ -59,7 +59,6 @@ private struct FilterValues {
         self.parsed = parsed
     }
 
-    /// The column's value read as `kind`; nil for NULL, an absent column or a value of another type.
     /// Whether the change's row passes `filter`, read as the filter was typed when its channel
     /// joined; for an enum label added since, both sides as the table's labels are now.
     mutating func pass(_ filter: CompiledRealtimeFilter) -> Bool {
@@ -73,6 +72,7 @@ private struct FilterValues {
         return retyped.matches(value)
     }
 
+    /// The column's value read as `kind`; nil for NULL, an absent column or a value of another type.
     mutating func typed(_ column: String, as kind: RealtimeValueKind) -> RealtimeFilterValue? {
         let key = Key(column: column, kind: kind)
         if let known = typedValues[key] { return known }

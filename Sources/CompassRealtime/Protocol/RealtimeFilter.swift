@@ -160,6 +160,8 @@ extension StringProtocol {
             byte == 0x20 || (0x09...0x0D).contains(byte)
         }
         let bytes = Substring(self).utf8
+        // Most values have nothing to trim: no new string for them (every filtered row value passes here).
+        if let first = bytes.first, let last = bytes.last, !isSpace(first), !isSpace(last) { return String(self) }
         guard let start = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }

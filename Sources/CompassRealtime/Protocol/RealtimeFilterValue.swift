@@ -177,17 +177,13 @@ public enum RealtimeFilterValue: Sendable, Hashable {
         case (.number(let text), .integer), (.number(let text), .decimal), (.number(let text), .float),
             (.number(let text), .float4):
             self.init(text: text, kind: kind)
-        case (.string(let text), .float), (.string(let text), .float4), (.string(let text), .decimal):
-            self.init(text: text, kind: kind)  // NaN and Infinity arrive as strings
         case (.bool(let value), .boolean):
             self = .boolean(value)
         case (.string(let text), .text):
             self = .text(text)
-        case (.string(let text), .paddedText), (.string(let text), .caseInsensitiveText), (.string(let text), .enumeration):
-            self.init(text: text, kind: kind)
-        case (.string(let text), .integer):
-            self.init(text: text, kind: kind)  // `to_jsonb` writes an oid as a string
-        case (.string(let text), .uuid), (.string(let text), .timestamp), (.string(let text), .date):
+        case (.string(let text), _):
+            // Everything else `to_jsonb` writes as text: uuids, times, labels, an oid, and a
+            // float's or numeric's NaN and Infinity.
             self.init(text: text, kind: kind)
         default:
             return nil
