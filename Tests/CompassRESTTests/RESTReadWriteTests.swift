@@ -221,6 +221,24 @@ struct RESTReadWriteTests {
         }
     }
 
+    @Test func transactionControlIsPreparedLikeTheStatementsItWraps() async throws {
+        try await RESTHarness.with { rest in
+            let maria = try await rest.token(Demo.maria)
+            let read = try await rest.request(.get, "parent_activities?select=id", token: maria)
+            #expect(read.status == 200)
+            let row = #"{"family_unit_id":"\#(Demo.riveraFamily.uuidString)","triggering_user_id":"\#(Demo.maria.uuidString)","activity_type":"points_adjusted","target_entity":"child","target_entity_id":"\#(Demo.sofia.uuidString)"}"#
+            let write = try await rest.request(.post, "parent_activities", token: maria, body: row)
+            #expect(write.status == 201)
+            // Requests one after another share one pooled connection: Postgres parsed each of these
+            // once, and runs them by name from then on.
+            let prepared = try await rest.pool.withConnection {
+                try await $0.query("SELECT statement FROM pg_prepared_statements WHERE name LIKE 'compass_statement_%'")
+            }
+            let statements = Set(try prepared.map { try $0.decode(String.self, at: 0) })
+            #expect(statements.isSuperset(of: ["BEGIN READ ONLY", "BEGIN", "COMMIT"]))
+        }
+    }
+
     @Test func statementsDroppedBehindTheCachesBackAreRunAgainInsideTheRequestsTransaction() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

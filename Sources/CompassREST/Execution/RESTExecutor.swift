@@ -23,7 +23,7 @@ struct StatementResult: Sendable {
 ///
 /// The transaction travels as one pipeline: a read is `BEGIN READ ONLY`, scope, statement and
 /// `COMMIT` in one round trip (`check` has nothing to undo); a write waits for `check` before
-/// its `COMMIT`, two round trips. The scope and the statement are prepared per connection: the
+/// its `COMMIT`, two round trips. All four are prepared per connection: the
 /// statement's text depends only on the request's shape, its values are bound.
 ///
 /// The statement withholds a body longer than `maximumReplyBytes` (see `SQLBuilder+Reply.swift`);
@@ -50,8 +50,10 @@ struct RESTExecutor: Sendable {
         defer { timing?.mark(.transaction) }
         do {
             return try await pool.withConnection { connection in
-                let end: PostgresQuery = rollback ? "ROLLBACK" : "COMMIT"
-                var statements = [readOnly ? "BEGIN READ ONLY" : "BEGIN", scope.statement.prepared, tagged.prepared]
+                // Prepared like the rest, so Postgres does not parse and plan them anew per request.
+                let end = (rollback ? "ROLLBACK" : "COMMIT" as PostgresQuery).prepared
+                let begin = (readOnly ? "BEGIN READ ONLY" : "BEGIN" as PostgresQuery).prepared
+                var statements = [begin, scope.statement.prepared, tagged.prepared]
                 if let estimate { statements.append(estimate) }
                 if readOnly { statements.append(end) }
                 for attempt in 1...2 {
