@@ -1,6 +1,6 @@
 import Foundation
 
-/// `GET /admin/users`' `page` and `per_page`, and the `Link` header GoTrue answers with.
+/// `GET /admin/users`' (and `/admin/oauth/clients`') `page` and `per_page`, and the `Link` header GoTrue answers with.
 ///
 /// As GoTrue: an absent or empty parameter is its default (page 1, 50 per page; supabase-py
 /// and supabase-js send `page=&per_page=`), anything else must be a whole number
@@ -14,9 +14,9 @@ struct AdminPagination: Equatable {
     var perPage: Int
 
     /// Reads the two parameters.
-    init(page pageText: String?, perPage perPageText: String?) throws(AuthError) {
+    init(page pageText: String?, perPage perPageText: String?, defaultPerPage: Int = AdminPagination.defaultPerPage) throws(AuthError) {
         guard let page = AdminPagination.number(pageText, default: 1), page >= 1,
-            let perPage = AdminPagination.number(perPageText, default: AdminPagination.defaultPerPage),
+            let perPage = AdminPagination.number(perPageText, default: defaultPerPage),
             (1...AdminPagination.maximumPerPage).contains(perPage)
         else { throw AuthError.validation("Bad Pagination Parameters") }
         self.page = page

@@ -11,33 +11,22 @@ extension AuthAPI {
         group.get("sso/saml/metadata") { _, _ -> Response in throw AuthError.samlDisabled }
         group.post("sso/saml/acs") { _, _ -> Response in throw AuthError.samlDisabled }
 
-        // The OAuth 2.1 server other apps sign in through. Admin routes check the admin first,
-        // the user's grants the session first, as GoTrue's middleware does.
-        let oauthDisabled: @Sendable (Request, CompassRequestContext) async throws -> Response = { _, _ in
-            throw AuthError.oauthServerDisabled
-        }
-        let adminOnly: @Sendable (Request, CompassRequestContext) async throws -> Response = { request, _ in
-            try await api.requireAdmin(request)
-            throw AuthError.oauthServerDisabled
-        }
+        // The OAuth 2.1 server's authorization flow (its client registry is
+        // `AuthAPI+OAuthClients.swift`). The user's grants check the session first, as GoTrue's
+        // middleware does. With the server on, these say the flow is not served (501).
+        let flowRefusal = configuration.oauthServer ? AuthError.oauthFlowNotServed : AuthError.oauthServerDisabled
+        let notServed: @Sendable (Request, CompassRequestContext) async throws -> Response = { _, _ in throw flowRefusal }
         let signedInOnly: @Sendable (Request, CompassRequestContext) async throws -> Response = { request, _ in
             _ = try await api.signedIn(request)
-            throw AuthError.oauthServerDisabled
+            throw flowRefusal
         }
-        group.post("admin/oauth/clients", use: adminOnly)
-        group.get("admin/oauth/clients", use: adminOnly)
-        group.get("admin/oauth/clients/:client_id", use: adminOnly)
-        group.put("admin/oauth/clients/:client_id", use: adminOnly)
-        group.delete("admin/oauth/clients/:client_id", use: adminOnly)
-        group.post("admin/oauth/clients/:client_id/regenerate_secret", use: adminOnly)
         group.get("user/oauth/grants", use: signedInOnly)
         group.delete("user/oauth/grants", use: signedInOnly)
-        group.get(".well-known/oauth-authorization-server", use: oauthDisabled)
-        group.post("oauth/clients/register", use: oauthDisabled)
-        group.post("oauth/token", use: oauthDisabled)
-        group.get("oauth/userinfo", use: oauthDisabled)
-        group.get("oauth/authorize", use: oauthDisabled)
-        group.get("oauth/authorizations/:authorization_id", use: oauthDisabled)
-        group.post("oauth/authorizations/:authorization_id/consent", use: oauthDisabled)
+        group.get(".well-known/oauth-authorization-server", use: notServed)
+        group.post("oauth/token", use: notServed)
+        group.get("oauth/userinfo", use: notServed)
+        group.get("oauth/authorize", use: notServed)
+        group.get("oauth/authorizations/:authorization_id", use: notServed)
+        group.post("oauth/authorizations/:authorization_id/consent", use: notServed)
     }
 }

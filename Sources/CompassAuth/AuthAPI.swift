@@ -81,6 +81,7 @@ public struct AuthAPI: CompassAPI {
         api.addMFARoutes(to: group)
         api.addAdminRoutes(to: group)
         api.addAdminFactorRoutes(to: group)
+        api.addOAuthClientRoutes(to: group)
         api.addDisabledFeatureRoutes(to: group)
     }
 

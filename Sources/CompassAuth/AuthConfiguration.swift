@@ -27,6 +27,9 @@ import Foundation
 /// | `COMPASS_AUTH_SECURE_PASSWORD_CHANGE` | false | `PUT /user {password}` needs the `/reauthenticate` code unless the session is under a day old |
 /// | `COMPASS_AUTH_ANONYMOUS_USERS` | false | `/signup` with no email and password makes an anonymous account |
 /// | `COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS` | 30 | anonymous sign-ups per client address per hour |
+/// | `COMPASS_AUTH_OAUTH_SERVER_ENABLED` | false | `/admin/oauth/clients`: the OAuth 2.1 server's client registry |
+/// | `COMPASS_AUTH_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION` | false | `POST /oauth/clients/register` without the admin key |
+/// | `COMPASS_AUTH_RATE_LIMIT_OAUTH_REGISTRATIONS` | 30 | dynamic client registrations per client address per hour |
 /// | `COMPASS_AUTH_MAILER_SUBJECTS_*`, `COMPASS_AUTH_MAILER_TEMPLATES_*` | (built in) | the mails' subjects and HTML files (``MailCustomization``) |
 /// | `COMPASS_SMTP_*` | (none) | the SMTP server (``SMTPConfiguration``); without it no mail is sent |
 public struct AuthConfiguration: Sendable, Hashable {
@@ -70,6 +73,13 @@ public struct AuthConfiguration: Sendable, Hashable {
     public var anonymousUsers = false
     /// Anonymous sign-ups per client address per hour (GoTrue's `RATE_LIMIT_ANONYMOUS_USERS`).
     public var anonymousSignUpsPerHour = 30
+    /// Whether the OAuth 2.1 server's client registry is served (GoTrue's `OAUTH_SERVER_ENABLED`).
+    public var oauthServer = false
+    /// Whether anyone with the API key may register a client (GoTrue's
+    /// `OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION`); needs ``oauthServer``.
+    public var oauthDynamicRegistration = false
+    /// Dynamic client registrations per client address per hour.
+    public var oauthRegistrationsPerHour = 30
     /// The operator's own mail subjects and bodies.
     public var mailCustomization = MailCustomization()
     /// Where mails go; nil sends none (as GoTrue without SMTP settings).
@@ -107,6 +117,11 @@ public struct AuthConfiguration: Sendable, Hashable {
         anonymousUsers = try environment.boolean("COMPASS_AUTH_ANONYMOUS_USERS") ?? anonymousUsers
         securePasswordChange = try environment.boolean("COMPASS_AUTH_SECURE_PASSWORD_CHANGE") ?? securePasswordChange
         anonymousSignUpsPerHour = try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_ANONYMOUS_USERS") ?? anonymousSignUpsPerHour
+        oauthServer = try environment.boolean("COMPASS_AUTH_OAUTH_SERVER_ENABLED") ?? oauthServer
+        oauthDynamicRegistration =
+            try environment.boolean("COMPASS_AUTH_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION") ?? oauthDynamicRegistration
+        oauthRegistrationsPerHour =
+            try environment.positiveInteger("COMPASS_AUTH_RATE_LIMIT_OAUTH_REGISTRATIONS") ?? oauthRegistrationsPerHour
     }
 
     /// The longest password accepted, in UTF-8 bytes: bcrypt reads only the first 72, so a

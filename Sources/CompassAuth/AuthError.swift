@@ -165,4 +165,11 @@ extension AuthError {
     static let samlDisabled = AuthError(.notFound, "saml_provider_disabled", "SAML 2.0 is disabled")
     /// Being an OAuth 2.1 server for other apps is not served (GoTrue with its OAuth server off).
     static let oauthServerDisabled = AuthError(.notFound, "feature_disabled", "OAuth server is disabled")
+    /// With the OAuth server on: the authorization flow (authorize, consent, token, grants) is
+    /// not served, only the client registry.
+    static let oauthFlowNotServed = AuthError(
+        .notImplemented, "feature_disabled", "The OAuth 2.1 authorization flow is not served by this server; only its client registry is")
+    static let oauthClientNotFound = AuthError(.notFound, "oauth_client_not_found", "OAuth client not found")
+    static let dynamicRegistrationDisabled = AuthError(
+        .forbidden, "oauth_dynamic_client_registration_disabled", "Dynamic client registration is not enabled")
 }

@@ -67,7 +67,7 @@ public struct AuthStore: Sendable {
            FROM auth.mfa_factors AS f WHERE f.user_id = u.id)
         """
 
-    private static func iso(_ column: String) -> String {
+    static func iso(_ column: String) -> String {
         #"to_char(\#(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#
     }
 

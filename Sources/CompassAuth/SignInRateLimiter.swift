@@ -23,6 +23,7 @@ public struct SignInRateLimiter: Sendable {
     let window: TimeInterval
     let verificationsPerAddress: Int
     let anonymousSignUpsPerAddress: Int
+    let clientRegistrationsPerAddress: Int
 
     /// One counted attempt, to refund when its password matched.
     struct Attempt: Sendable {
@@ -37,6 +38,7 @@ public struct SignInRateLimiter: Sendable {
         window = configuration.rateLimitWindow
         verificationsPerAddress = configuration.verificationsPerAddress
         anonymousSignUpsPerAddress = configuration.anonymousSignUpsPerHour
+        clientRegistrationsPerAddress = configuration.oauthRegistrationsPerHour
     }
 
     /// Counts an attempt for `email` from `address`; throws 429 when either budget is spent.
@@ -52,6 +54,11 @@ public struct SignInRateLimiter: Sendable {
     /// Counts an anonymous sign-up from `address` (GoTrue's hourly budget per address); never refunded.
     func admitAnonymousSignUp(address: String, now: Date) async throws -> Attempt {
         try await admit(["anonymous:" + address: anonymousSignUpsPerAddress], now: now, window: 3600)
+    }
+
+    /// Counts a dynamic OAuth client registration from `address` (an hourly budget); never refunded.
+    func admitClientRegistration(address: String, now: Date) async throws -> Attempt {
+        try await admit(["oauth-client:" + address: clientRegistrationsPerAddress], now: now, window: 3600)
     }
 
     /// Counts one attempt on each key; throws 429 when any key is past its budget.
