@@ -28,6 +28,15 @@ struct GrammarTests {
         #expect(items[3] == .column(SelectColumn(field: FieldReference(name: "id"), alias: "n", cast: nil)))
     }
 
+    @Test func aStrayClosingParenthesisEndsTheSelectAsInPostgREST() throws {
+        // PostgREST's select parser stops at a `)` it has no use for and ignores what follows.
+        #expect(try SelectParser.parse("name,procs(p:name,...costs(cost)))") == SelectParser.parse("name,procs(p:name,...costs(cost))"))
+        #expect(try SelectParser.parse("id)anything at all") == SelectParser.parse("id"))
+        #expect(try SelectParser.parse(")") == [])
+        #expect(throws: RESTError.self) { try SelectParser.parse("id(") }
+        #expect(throws: RESTError.self) { try SelectParser.parse("id::)") }
+    }
+
     @Test func embedParametersInEitherOrderAndNesting() throws {
         let items = try SelectParser.parse("id,schools!inner!schools_family_unit_id_fkey(name,coaches(first_name,last_name))")
         guard case .embed(let schools) = items[1] else { Issue.record("no embed"); return }
@@ -185,8 +194,7 @@ struct GrammarTests {
         ("select=actor:profiles(username", "select parameter"),
         ("select=id!hint", "select parameter"),
         ("select=id::", "select parameter"),
-        ("select=id)", "select parameter"),
-        ("col=noop.1", "filter"),
+                ("col=noop.1", "filter"),
         ("col=eq1", "filter"),
         ("col=in.(1,2", "filter"),
         ("col=in.1,2", "filter"),

@@ -11,7 +11,9 @@ enum SelectParser {
     static func parse(_ text: String, maximumDepth: Int = QueryParameters.defaultMaximumEmbedDepth) throws(RESTError) -> [SelectItem] {
         var scanner = GrammarScanner(text, subject: "select parameter")
         let items = try forest(&scanner, depth: 0, maximumDepth: maximumDepth)
-        guard scanner.isAtEnd else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
+        // PostgREST's parser ends the top level at a `)` it has no use for and ignores what
+        // follows (`name,rel(a))` reads as `name,rel(a)`); its own spec relies on it.
+        guard scanner.isAtEnd || scanner.current == ")" else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
         return items
     }
 
