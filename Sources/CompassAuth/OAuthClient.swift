@@ -65,14 +65,14 @@ enum OAuthClientRules {
 
     private static func redirectURIProblem(_ uri: String) -> String? {
         guard !uri.isEmpty else { return "redirect URI cannot be empty" }
-        guard let components = URLComponents(string: uri) else { return "invalid URL format" }
+        guard let components = parsedURL(uri) else { return "invalid URL format" }
         guard let scheme = components.scheme?.lowercased(), let host = components.host, !host.isEmpty else {
             return "must have scheme and host"
         }
         if ["javascript", "data", "file", "vbscript", "about", "blob"].contains(scheme) {
             return "scheme '\(components.scheme ?? scheme)' is not allowed for security reasons"
         }
-        if components.scheme == "http", !["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) {
+        if scheme == "http", !["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) {
             return "HTTP scheme only allowed for localhost"
         }
         if let fragment = components.fragment, !fragment.isEmpty { return "fragment not allowed in redirect URI" }
@@ -86,17 +86,39 @@ enum OAuthClientRules {
         }
     }
 
+    /// Lengths count UTF-8 bytes, as GoTrue's `len()` does (never fewer than the characters the
+    /// table's checks count).
     static func checkName(_ name: String?) throws(AuthError) {
-        if let name, name.count > 1024 { throw .validation("client_name cannot exceed 1024 characters") }
+        if let name, name.utf8.count > 1024 { throw .validation("client_name cannot exceed 1024 characters") }
     }
 
-    /// `client_uri` or `logo_uri`: empty, or an absolute URL (or absolute path) of at most 2,048 characters.
+    /// `client_uri` or `logo_uri`: empty, or an absolute URL (or absolute path) of at most 2,048 bytes.
     static func checkURI(_ uri: String?, field: String) throws(AuthError) {
         guard let uri, !uri.isEmpty else { return }
-        guard uri.count <= 2048 else { throw .validation("\(field) cannot exceed 2048 characters") }
-        guard let components = URLComponents(string: uri), components.scheme != nil || uri.hasPrefix("/") else {
+        guard uri.utf8.count <= 2048 else { throw .validation("\(field) cannot exceed 2048 characters") }
+        guard let components = parsedURL(uri), components.scheme != nil || uri.hasPrefix("/") else {
             throw .validation("\(field) must be a valid URL")
         }
+    }
+
+    /// A URL as strict as Go's parser, which GoTrue uses: no control characters (a redirect
+    /// target must not split a header), no backslash (browsers read `evil.com\@localhost` as host
+    /// `evil.com`; Foundation reads `localhost`), every `%` a two-digit escape, none in the host.
+    private static func parsedURL(_ text: String) -> URLComponents? {
+        var bytes = text.utf8.makeIterator()
+        while let byte = bytes.next() {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return nil }
+            if byte == UInt8(ascii: "%") {
+                guard let high = bytes.next(), let low = bytes.next(), isHexDigit(high), isHexDigit(low) else { return nil }
+            }
+        }
+        guard let components = URLComponents(string: text) else { return nil }
+        if components.percentEncodedHost?.contains("%") == true { return nil }
+        return components
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     static func checkAuthMethod(_ method: String?) throws(AuthError) {

@@ -122,6 +122,18 @@ struct OAuthClientTests {
                 (["redirect_uris": ["javascript://x/alert(1)"]], "invalid redirect_uri 'javascript://x/alert(1)': scheme 'javascript' is not allowed for security reasons"),
                 (["redirect_uris": ["https://app.example/cb#frag"]], "invalid redirect_uri 'https://app.example/cb#frag': fragment not allowed in redirect URI"),
                 (["redirect_uris": ["/relative"]], "invalid redirect_uri '/relative': must have scheme and host"),
+                // The scheme is compared case-blind; a backslash, a control character or a stray
+                // `%` make no URL (browsers would read `evil.com\@localhost` as host evil.com).
+                (["redirect_uris": ["HTTP://evil.example/cb"]], "invalid redirect_uri 'HTTP://evil.example/cb': HTTP scheme only allowed for localhost"),
+                (["redirect_uris": [#"http://evil.example\@localhost/cb"#]], #"invalid redirect_uri 'http://evil.example\@localhost/cb': invalid URL format"#),
+                (["redirect_uris": ["https://app.example/cb\r\nSet-Cookie: a=b"]], "invalid redirect_uri 'https://app.example/cb\r\nSet-Cookie: a=b': invalid URL format"),
+                (["redirect_uris": ["http://%6cocalhost/cb"]], "invalid redirect_uri 'http://%6cocalhost/cb': invalid URL format"),
+                (["redirect_uris": ["https://app.example/%zz"]], "invalid redirect_uri 'https://app.example/%zz': invalid URL format"),
+                (["redirect_uris": ["https://app.example/cb"], "client_uri": "https://app.example/\u{1}"], "client_uri must be a valid URL"),
+                // Lengths are UTF-8 bytes, as GoTrue counts them: 600 "é" written with a combining
+                // accent are 600 characters but 1,800 bytes (and 1,200 code points, past the table's check).
+                (["redirect_uris": ["https://app.example/cb"], "client_name": String(repeating: "e\u{301}", count: 600)],
+                 "client_name cannot exceed 1024 characters"),
                 (["redirect_uris": (0..<11).map { "https://app.example/\($0)" }], "redirect_uris cannot exceed 10 items"),
                 (["redirect_uris": ["https://app.example/cb"], "grant_types": ["password"]],
                  "grant_types must only contain 'authorization_code' and/or 'refresh_token'"),
@@ -138,6 +150,11 @@ struct OAuthClientTests {
                 #expect(reply.code == "validation_failed")
                 #expect(reply["message"] == message)
             }
+            let longest = try await auth.send(
+                .post, "/admin/oauth/clients", bearer: admin,
+                json: Self.body(["redirect_uris": ["HTTPS://App.Example/cb", "http://[::1]:3000/cb"], "client_name": String(repeating: "n", count: 1024)]))
+            #expect(longest.status == .created)
+            _ = try await auth.query("DELETE FROM auth.oauth_clients")
             let notJSON = try await auth.send(.post, "/admin/oauth/clients", bearer: admin, json: #"{"redirect_uris":"https://a.example/cb"}"#)
             #expect(notJSON.code == "bad_json")
             let nul = try await auth.send(.post, "/admin/oauth/clients", bearer: admin, json: #"{"redirect_uris":["https://a.example/cb"],"client_name":"a\u0000b"}"#)
