@@ -3,6 +3,7 @@ import CompassHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Postgres
 
 /// The OAuth 2.1 server's client registry, as GoTrue serves it with `OAUTH_SERVER_ENABLED`:
 /// `/admin/oauth/clients` for the `service_role` key, and `POST /oauth/clients/register`
@@ -113,7 +114,9 @@ extension AuthAPI {
             registrationType: registrationType, clientType: clientType, authMethod: method,
             secretHash: secret.map(OAuthClientSecret.hash), redirectURIs: body.redirect_uris ?? [], grantTypes: grantTypes,
             name: body.client_name, uri: body.client_uri, logoURI: body.logo_uri)
-        var client = try await store.transaction { tx in try await store.insertOAuthClient(new, on: tx) }
+        var client = try await Self.refusingCheckViolations {
+            try await store.transaction { tx in try await store.insertOAuthClient(new, on: tx) }
+        }
         client.clientSecret = secret
         return try JSONReply.encoded(status: .created, client)
     }
@@ -163,7 +166,7 @@ extension AuthAPI {
         try OAuthClientRules.checkURI(body.client_uri, field: "client_uri")
         try OAuthClientRules.checkURI(body.logo_uri, field: "logo_uri")
         try OAuthClientRules.checkAuthMethod(body.token_endpoint_auth_method)
-        let updated = try await store.transaction { tx in
+        let updated = try await Self.refusingCheckViolations { try await store.transaction { tx in
             guard let current = try await store.oauthClient(id: id, on: tx) else { throw AuthError.oauthClientNotFound }
             if let method = body.token_endpoint_auth_method,
                 !OAuthClientRules.authMethods(forClientType: current.clientType).contains(method)
@@ -175,7 +178,7 @@ extension AuthAPI {
             return try await store.updateOAuthClient(
                 id: id, redirectURIs: body.redirect_uris, grantTypes: body.grant_types, name: body.client_name,
                 uri: body.client_uri, logoURI: body.logo_uri, authMethod: body.token_endpoint_auth_method, on: tx)
-        }
+        } }
         guard let updated else { throw AuthError.oauthClientNotFound }
         return try JSONReply.encoded(updated)
     }
@@ -207,6 +210,16 @@ extension AuthAPI {
         }
         client.clientSecret = secret
         return try JSONReply.encoded(client)
+    }
+
+    /// The table's own checks are the last word on a client's fields: one that the checks above
+    /// let through is a 400, not a 500.
+    private static func refusingCheckViolations<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch SQLState.checkViolation {
+            throw AuthError.validation("OAuth client fields are out of bounds")
+        }
     }
 
     /// The path's client id, or GoTrue's 400 for a malformed one.

@@ -180,6 +180,11 @@ struct OAuthClientTests {
                 #expect(reply.status == .badRequest, "\(fields)")
                 #expect(reply["message"] == message)
             }
+            // A field the checks above let through but the table refuses is still a 400.
+            _ = try await auth.query("ALTER TABLE auth.oauth_clients ADD CONSTRAINT short_names CHECK (char_length(client_name) <= 10)")
+            let tooLong = try await auth.send(.put, "/admin/oauth/clients/\(id)", bearer: admin, json: Self.body(["client_name": "Eleven char"]))
+            #expect(tooLong.status == .badRequest)
+            #expect(tooLong.code == "validation_failed")
             let kept = try await auth.send(.get, "/admin/oauth/clients/\(id)", bearer: admin)
             #expect(kept["client_name"] == "Kept")
             #expect(kept["updated_at"] == created["updated_at"])
