@@ -36,19 +36,21 @@ extension AuthAPI {
     /// GoTrue's default admin roles: a valid bearer token with one of them may use `/admin`.
     static let adminRoles: Set<String> = ["service_role", "supabase_admin"]
 
-    /// Refuses anything but a bearer whose role is an admin role (a user's token or the anon key alike).
+    /// Refuses anything but a bearer whose role is an admin role, as GoTrue does: no bearer is 401
+    /// `no_authorization`, a token that does not verify 403 `bad_jwt`, any other role (a user's
+    /// token, the anon key) 403 `not_admin`.
     ///
     /// `supabase_admin` is no API role (REST and realtime refuse it), so the verifier refuses it
     /// as an unknown role, and does so only after every other check passed.
     func requireAdmin(_ request: Request) async throws(AuthError) {
-        guard let token = request.bearerToken else { throw .notAdmin }
+        guard let token = request.bearerToken else { throw .noAdminAuthorization }
         let role: String
         do {
             role = try await verifier.verify(token).role.rawValue
         } catch .unknownRole(let name) {
             role = name
         } catch {
-            throw .notAdmin
+            throw .badJWT(error)
         }
         guard AuthAPI.adminRoles.contains(role) else { throw .notAdmin }
     }

@@ -144,16 +144,7 @@ extension AuthAPI {
         do {
             claims = try await verifier.verify(token)
         } catch {
-            // GoTrue's wording; what is wrong is named (a future iat or nbf, a claim that is not a
-            // number, a role), never with a claim's value beyond a role's first 40 characters.
-            let reason = error.plainReason.dropFirst("invalid JWT: ".count)
-            let detail =
-                switch error {
-                case .expired: "token has invalid claims: token is expired"
-                case .missingClaims, .unknownRole: "token has invalid claims: \(reason)"
-                default: String(reason)
-                }
-            throw AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
+            throw AuthError.badJWT(error)
         }
         guard let user = claims.subject.flatMap(UUID.init(uuidString:)) else {
             throw AuthError(.forbidden, "bad_jwt", "invalid claim: missing sub claim")

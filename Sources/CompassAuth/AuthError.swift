@@ -1,4 +1,5 @@
 import CompassHTTP
+import CompassTokens
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -93,6 +94,8 @@ extension AuthError {
     static let sessionNotFound = AuthError(
         .forbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
     static let noAuthorization = AuthError(.unauthorized, "no_authorization", "This endpoint requires a Bearer token")
+    /// The admin routes' wording for the same (GoTrue's `requireAdminCredentials`).
+    static let noAdminAuthorization = AuthError(.unauthorized, "no_authorization", "This endpoint requires a valid Bearer token")
     static let rateLimited = AuthError(
         .tooManyRequests, "over_request_rate_limit", "Request rate limit reached")
     static let databaseBusy = AuthError(
@@ -118,6 +121,20 @@ extension AuthError {
         AuthError(
             .unprocessableContent, "weak_password", "Password should be at least \(minimum) characters.",
             weakPasswordReasons: ["length"])
+    }
+
+    /// GoTrue's refusal of a token that does not verify. What is wrong is named (a future iat or
+    /// nbf, a claim that is not a number, a role), never with a claim's value beyond a role's
+    /// first 40 characters.
+    static func badJWT(_ error: AccessTokenError) -> AuthError {
+        let reason = error.plainReason.dropFirst("invalid JWT: ".count)
+        let detail =
+            switch error {
+            case .expired: "token has invalid claims: token is expired"
+            case .missingClaims, .unknownRole: "token has invalid claims: \(reason)"
+            default: String(reason)
+            }
+        return AuthError(.forbidden, "bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
     }
 
     static func validation(_ message: String) -> AuthError {

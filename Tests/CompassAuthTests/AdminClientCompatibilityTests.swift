@@ -27,15 +27,24 @@ struct AdminClientCompatibilityTests {
                 #expect(reply.status == .ok, "\(claims)")
             }
             for claims in [
-                #"{"role":"supabase_admin","exp":\#(now - 60)}"#, #"{"role":"postgres"}"#, #"{"role":"anon"}"#,
+                #"{"role":"postgres"}"#, #"{"role":"anon"}"#,
                 #"{"role":"authenticated","sub":"a1000000-0000-4000-8000-000000000003"}"#,
             ] {
                 let reply = try await auth.send(.get, "/admin/users", bearer: Self.token(claims))
                 #expect(reply.status == .forbidden, "\(claims)")
                 #expect(reply.code == "not_admin")
             }
+            // As GoTrue: a token that does not verify is `bad_jwt`, no token at all 401.
+            let expired = try await auth.send(.get, "/admin/users", bearer: Self.token(#"{"role":"supabase_admin","exp":\#(now - 60)}"#))
+            #expect(expired.status == .forbidden)
+            #expect(expired.code == "bad_jwt")
+            #expect(expired["message"] == "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired")
             let forged = Self.token(#"{"role":"supabase_admin"}"#, secret: "someone else's secret, long enough for HS256")
-            #expect(try await auth.send(.get, "/admin/users", bearer: forged).code == "not_admin")
+            #expect(try await auth.send(.get, "/admin/users", bearer: forged).code == "bad_jwt")
+            let none = try await auth.send(.get, "/admin/users")
+            #expect(none.status == .unauthorized)
+            #expect(none.code == "no_authorization")
+            #expect(none["message"] == "This endpoint requires a valid Bearer token")
         }
     }
 
@@ -134,7 +143,7 @@ struct AdminClientCompatibilityTests {
             #expect(unknown.code == "user_not_found")
             let bogus = try await auth.send(.post, "/admin/generate_link", bearer: admin, json: #"{"type":"bogus","email":"linked@example.com"}"#)
             #expect(bogus.code == "validation_failed")
-            #expect(try await auth.send(.post, "/admin/generate_link", json: #"{"type":"signup"}"#).code == "not_admin")
+            #expect(try await auth.send(.post, "/admin/generate_link", json: #"{"type":"signup"}"#).code == "no_authorization")
 
             let invited = try await auth.send(.post, "/invite", bearer: admin, json: #"{"email":"invitee@example.com","data":{"team":"b"}}"#)
             #expect(invited.status == .ok)
