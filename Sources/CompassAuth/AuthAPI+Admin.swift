@@ -139,10 +139,23 @@ extension AuthAPI {
     }
 
     /// `DELETE /admin/users/{id}`.
+    ///
+    /// `{"should_soft_delete": true}` (supabase-py's and supabase-swift's `delete_user(id, should_soft_delete)`)
+    /// keeps the row and what references it (``AuthStore/softDeleteUser(id:on:)``); without it, or
+    /// with no body at all, the account and everything that cascades from it are deleted.
     func deleteUser(_ request: Request, id: String?) async throws -> Response {
         try await requireAdmin(request)
         let id = try AuthAPI.userID(id)
-        guard try await store.transaction({ tx in try await store.deleteUser(id: id, on: tx) }) else { throw AuthError.userNotFound }
+        let soft = try await decodeOptionalBody(request, as: DeleteUserBody.self)?.should_soft_delete ?? false
+        let deleted = try await store.transaction { tx in
+            soft ? try await store.softDeleteUser(id: id, on: tx) : try await store.deleteUser(id: id, on: tx)
+        }
+        guard deleted else { throw AuthError.userNotFound }
         return JSONReply.text("{}")
+    }
+
+    struct DeleteUserBody: AuthRequestBody {
+        var should_soft_delete: Bool?
+        var textFields: KeyValuePairs<String, JSONValue?> { [:] }
     }
 }

@@ -88,9 +88,18 @@ public struct AuthAPI: CompassAPI {
     /// The body decoded as `T`: 413 past the limit, 400 bad_json when it is not the expected JSON,
     /// 400 validation_failed when a field holds a NUL character.
     func decodeBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T {
-        let buffer: ByteBuffer
+        try decode(try await collectBody(request), as: T.self)
+    }
+
+    /// The same, or nil when the request has no body (GoTrue reads some bodies only when present).
+    func decodeOptionalBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T? {
+        let buffer = try await collectBody(request)
+        return buffer.readableBytes == 0 ? nil : try decode(buffer, as: T.self)
+    }
+
+    private func collectBody(_ request: Request) async throws(AuthError) -> ByteBuffer {
         do {
-            buffer = try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: bodyBudget)
+            return try await request.collectBody(upTo: configuration.maximumBodyBytes, budget: bodyBudget)
         } catch let error as BodyTooLarge {
             throw .tooLarge(error.limit)
         } catch let error as BodyBudgetExhausted {
@@ -98,6 +107,9 @@ public struct AuthAPI: CompassAPI {
         } catch {
             throw .badJSON()
         }
+    }
+
+    private func decode<T: AuthRequestBody>(_ buffer: ByteBuffer, as type: T.Type) throws(AuthError) -> T {
         if let problem = JSONNesting.problem(in: buffer.readableBytesView) { throw .badJSON(detail: problem) }
         let body: T
         do {

@@ -43,7 +43,7 @@ public struct AuthStore: Sendable {
             'email_change_sent_at', \(iso("u.email_change_sent_at")),
             'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', \(identitiesJSON),
             'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous,
-            'factors', \(factorsJSON)
+            'factors', \(factorsJSON), 'deleted_at', \(iso("u.deleted_at"))
         )::text
         """
 
@@ -118,7 +118,7 @@ public struct AuthStore: Sendable {
                        NULL::timestamptz AS invited_at, NULL::text AS email_change, NULL::timestamptz AS email_change_sent_at,
                        \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
                        \(userMetadata.jsonText)::jsonb AS raw_user_meta_data, now() AS created_at, now() AS updated_at,
-                       false AS is_anonymous
+                       false AS is_anonymous, NULL::timestamptz AS deleted_at
             ) AS u
             """))
     }
@@ -192,6 +192,42 @@ public struct AuthStore: Sendable {
     /// Deletes an account (its sessions, tokens and app rows cascade); false when there was none.
     public func deleteUser(id: UUID, on tx: PostgresConnection) async throws -> Bool {
         (try await tx.query("DELETE FROM auth.users WHERE id = \(id)").affectedRows ?? 0) > 0
+    }
+
+    /// GoTrue's soft delete (migration 0044): the row stays, so what references it stays too;
+    /// email and phone become a hash of themselves and the id, and the password, metadata,
+    /// identities' data, factors, sessions and mailed tokens go. False when there is no such
+    /// account; an account deleted before is left as it is.
+    public func softDeleteUser(id: UUID, on tx: PostgresConnection) async throws -> Bool {
+        let rows = try await tx.query("""
+            UPDATE auth.users AS u SET
+                   email = CASE WHEN u.deleted_at IS NULL THEN \(unescaped: Self.obfuscated("u.email")) ELSE u.email END,
+                   phone = CASE WHEN u.deleted_at IS NULL THEN left(\(unescaped: Self.obfuscated("u.phone")), 15) ELSE u.phone END,
+                   email_change = CASE WHEN u.deleted_at IS NULL THEN \(unescaped: Self.obfuscated("u.email_change")) ELSE u.email_change END,
+                   encrypted_password = NULL, raw_user_meta_data = '{}', raw_app_meta_data = '{}',
+                   deleted_at = coalesce(u.deleted_at, now()), updated_at = now()
+             WHERE u.id = \(id)
+            RETURNING u.id
+            """)
+        guard !rows.isEmpty else { return false }
+        // After the update: its identity trigger rewrote the email identity from the new address.
+        _ = try await tx.query("""
+            UPDATE auth.identities AS i
+               SET identity_data = '{}', provider_id = \(unescaped: Self.obfuscated("i.provider || ':' || i.provider_id", id: "i.user_id")),
+                   updated_at = now()
+             WHERE i.user_id = \(id) AND i.identity_data <> '{}'
+            """)
+        _ = try await tx.query("DELETE FROM auth.mfa_factors WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.sessions WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(id)")
+        return true
+    }
+
+    /// `value`, when not NULL, as GoTrue obfuscates it: base64url of SHA-256 of the user id and the value.
+    private static func obfuscated(_ value: String, id: String = "u.id") -> String {
+        """
+        rtrim(translate(encode(sha256(convert_to(\(id)::text || \(value), 'UTF8')), 'base64'), '+/', '-_'), '=')
+        """
     }
 
     /// One page of accounts, newest first (GoTrue's order) or oldest first (`compass users list`),

@@ -29,6 +29,8 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var isAnonymous: Bool
     /// MFA factors, verified or not (absent when there are none, as GoTrue omits them).
     public var factors: [JSONValue]?
+    /// When the account was soft-deleted (absent otherwise, as GoTrue omits it).
+    public var deletedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities, factors
@@ -45,6 +47,7 @@ public struct AuthUser: Codable, Sendable, Hashable {
         case createdAt = "created_at"
         case updatedAt = "updated_at"
         case isAnonymous = "is_anonymous"
+        case deletedAt = "deleted_at"
     }
 }
 

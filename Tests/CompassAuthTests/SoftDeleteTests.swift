@@ -1,0 +1,76 @@
+import CompassTestSupport
+import Foundation
+import Testing
+
+/// `DELETE /admin/users/{id}` with `should_soft_delete`, as supabase-py's and supabase-swift's
+/// `delete_user(id, should_soft_delete=True)` send it.
+@Suite("/auth/v1 admin soft delete")
+struct SoftDeleteTests {
+    static let sofia = "sofia.rivera@example.com"
+
+    func count(_ auth: AuthHarness, _ table: String) async throws -> Int {
+        try await auth.query("SELECT count(*)::int FROM \(unescaped: table) WHERE logged_by = \(DemoFixture.sofia)")
+            .first?.decode(Int.self, at: 0) ?? -1
+    }
+
+    @Test("a soft delete keeps the account's rows and what references it, and leaves it unusable")
+    func softDelete() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let session = try await auth.signIn(Self.sofia, AuthHarness.demoPassword)
+            let refresh = try #require(session["refresh_token"])
+            let interactions = try await count(auth, "public.interactions")
+            #expect(interactions > 0)
+
+            let malformed = try await auth.send(
+                .delete, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: #"{"should_soft_delete":"yes"}"#)
+            #expect(malformed.code == "bad_json")
+            let deleted = try await auth.send(
+                .delete, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: #"{"should_soft_delete":true}"#)
+            #expect(deleted.status == .ok)
+            #expect(deleted.text == "{}")
+
+            // Her rows elsewhere are still there; the account is, marked and emptied.
+            #expect(try await count(auth, "public.interactions") == interactions)
+            let user = try await auth.send(.get, "/admin/users/\(DemoFixture.sofia)", bearer: admin)
+            #expect(user["deleted_at"] != nil)
+            #expect(user["email"] != nil && user["email"] != Self.sofia)
+            #expect((user.object["user_metadata"] as? [String: Any])?.isEmpty == true)
+            let identities = try #require(user.object["identities"] as? [[String: Any]])
+            #expect(identities.allSatisfy { ($0["identity_data"] as? [String: Any])?.isEmpty == true })
+            let password = try await auth.query(
+                "SELECT encrypted_password IS NULL AND deleted_at IS NOT NULL FROM auth.users WHERE id = \(DemoFixture.sofia)")
+            #expect(try password.first?.decode(Bool.self, at: 0) == true)
+
+            // She cannot sign in or refresh, and her address is free for a new account.
+            #expect(try await auth.signIn(Self.sofia, AuthHarness.demoPassword).code == "invalid_credentials")
+            #expect(try await auth.refresh(refresh).status != .ok)
+            let again = try await auth.send(
+                .post, "/admin/users", bearer: admin, json: json(["email": Self.sofia, "password": "new-password-123"]))
+            #expect(again.status == .ok)
+            #expect(again["id"] != DemoFixture.sofia.uuidString.lowercased())
+
+            // A second soft delete changes nothing; a hard one removes the row and its rows.
+            let deletedAt = user["deleted_at"]
+            let twice = try await auth.send(
+                .delete, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: #"{"should_soft_delete":true}"#)
+            #expect(twice.status == .ok)
+            #expect(try await auth.send(.get, "/admin/users/\(DemoFixture.sofia)", bearer: admin)["deleted_at"] == deletedAt)
+            let hard = try await auth.send(.delete, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: #"{"should_soft_delete":false}"#)
+            #expect(hard.status == .ok)
+            #expect(try await auth.send(.get, "/admin/users/\(DemoFixture.sofia)", bearer: admin).code == "user_not_found")
+            #expect(try await count(auth, "public.interactions") == 0)
+        }
+    }
+
+    @Test("without a body, delete is the hard delete it always was")
+    func hardDeleteWithoutABody() async throws {
+        try await AuthHarness.with { auth in
+            let deleted = try await auth.send(.delete, "/admin/users/\(DemoFixture.sofia)", bearer: auth.keys.serviceRole)
+            #expect(deleted.status == .ok)
+            #expect(try await count(auth, "public.interactions") == 0)
+            #expect(try await auth.send(.delete, "/admin/users/\(UUID())", bearer: auth.keys.serviceRole, json: #"{"should_soft_delete":true}"#)
+                .code == "user_not_found")
+        }
+    }
+}
