@@ -9,14 +9,24 @@ import Postgres
 /// `/admin/users`: account management for the `service_role` key only.
 extension AuthAPI {
     struct AdminUserBody: AuthRequestBody {
+        /// At creation only: the account's id instead of a random one.
+        var id: String?
         var email: String?
         var password: String?
         var email_confirm: Bool?
         var user_metadata: JSONValue?
         var app_metadata: JSONValue?
+        /// `"24h"`, `"none"`… (``BanDuration``).
+        var ban_duration: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
             ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string),
-             "user_metadata": user_metadata, "app_metadata": app_metadata]
+             "user_metadata": user_metadata, "app_metadata": app_metadata, "ban_duration": ban_duration.map(JSONValue.string)]
+        }
+
+        /// The ban to set, if the body names one: nil when none was asked, `.some(nil)` to lift one.
+        func ban() throws(AuthError) -> Double?? {
+            guard let ban_duration, !ban_duration.isEmpty else { return nil }
+            return .some(try BanDuration.seconds(ban_duration))
         }
     }
 
@@ -78,13 +88,30 @@ extension AuthAPI {
         let email = try AuthAPI.email(body.email)
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
-        let user = try await store.transaction { tx in
-            try await store.insertUser(
-                email: email, password: body.password, userMetadata: body.user_metadata ?? .object([:]),
+        let id = try body.id.flatMap { (text) throws(AuthError) -> UUID? in try AuthAPI.chosenUserID(text) }
+        let ban = try body.ban()
+        let user = try await store.transaction { tx -> AuthUser? in
+            if let id, try await store.user(id: id, on: tx) != nil {
+                throw AuthError(.unprocessableContent, "user_already_exists", "A user with this ID already exists")
+            }
+            guard let created = try await store.insertUser(
+                id: id, email: email, password: body.password, userMetadata: body.user_metadata ?? .object([:]),
                 appMetadata: body.app_metadata, confirmed: body.email_confirm ?? false, on: tx)
+            else { return nil }
+            guard let ban, let createdID = UUID(uuidString: created.id) else { return created }
+            try await store.ban(id: createdID, forSeconds: ban, on: tx)
+            return try await store.user(id: createdID, on: tx)
         }
         guard let user else { throw AuthError.emailExists }
         return try JSONReply.encoded(user)
+    }
+
+    /// An `id` chosen at creation: GoTrue's wording for one that is not a UUID, or is the nil UUID.
+    static func chosenUserID(_ text: String) throws(AuthError) -> UUID? {
+        guard !text.isEmpty else { return nil }
+        guard let id = UUID(uuidString: text) else { throw .validation("ID must conform to the uuid v4 format") }
+        guard id != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) else { throw .validation("ID cannot be a nil uuid") }
+        return id
     }
 
     /// `GET /admin/users?page=&per_page=`: newest first, with GoTrue's `X-Total-Count` and `Link`.
@@ -122,13 +149,17 @@ extension AuthAPI {
         let email = try body.email.map { (text) throws(AuthError) in try AuthAPI.email(text) }
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
+        let ban = try body.ban()
         // A new password ends every session of the account, as GoTrue's admin update does.
         let user: AuthUser?
         do {
-            user = try await store.transaction { tx in
-                try await store.updateUser(
+            user = try await store.transaction { tx -> AuthUser? in
+                let updated = try await store.updateUser(
                     id: id, email: email, password: body.password, userMetadata: body.user_metadata,
                     appMetadata: body.app_metadata, confirmEmail: body.email_confirm, on: tx)
+                guard updated != nil, let ban else { return updated }
+                try await store.ban(id: id, forSeconds: ban, on: tx)
+                return try await store.user(id: id, on: tx)
             }
         } catch SQLState.uniqueViolation {
             // The only unique column it writes: another account has the address.

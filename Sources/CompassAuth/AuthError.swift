@@ -81,6 +81,8 @@ public struct AuthError: HTTPResponseError, Sendable, Hashable {
 
 extension AuthError {
     static let invalidCredentials = AuthError(.badRequest, "invalid_credentials", "Invalid login credentials")
+    /// An admin's `ban_duration` is still running.
+    static let userBanned = AuthError(.badRequest, "user_banned", "User is banned")
     static let refreshTokenNotFound = AuthError(
         .badRequest, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     static let refreshTokenAlreadyUsed = AuthError(

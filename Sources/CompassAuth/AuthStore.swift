@@ -43,7 +43,7 @@ public struct AuthStore: Sendable {
             'email_change_sent_at', \(iso("u.email_change_sent_at")),
             'app_metadata', u.raw_app_meta_data, 'user_metadata', u.raw_user_meta_data, 'identities', \(identitiesJSON),
             'created_at', \(iso("u.created_at")), 'updated_at', \(iso("u.updated_at")), 'is_anonymous', u.is_anonymous,
-            'factors', \(factorsJSON), 'deleted_at', \(iso("u.deleted_at"))
+            'factors', \(factorsJSON), 'deleted_at', \(iso("u.deleted_at")), 'banned_until', \(iso("u.banned_until"))
         )::text
         """
 
@@ -82,16 +82,16 @@ public struct AuthStore: Sendable {
 
     /// Creates an account; nil when the email is taken.
     public func insertUser(
-        email: String, password: String?, userMetadata: JSONValue = .object([:]), appMetadata: JSONValue? = nil,
-        confirmed: Bool, on tx: PostgresConnection
+        id chosenID: UUID? = nil, email: String, password: String?, userMetadata: JSONValue = .object([:]),
+        appMetadata: JSONValue? = nil, confirmed: Bool, on tx: PostgresConnection
     ) async throws -> AuthUser? {
         let app = AuthStore.appMetadata(merging: appMetadata)
         let id: UUID
         do {
             id = try await tx.withSavepoint { tx in
                 try await tx.query("""
-                    INSERT INTO auth.users AS u (email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
-                    VALUES (\(email), CASE WHEN \(password)::text IS NULL THEN NULL
+                    INSERT INTO auth.users AS u (id, email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
+                    VALUES (coalesce(\(chosenID)::uuid, gen_random_uuid()), \(email), CASE WHEN \(password)::text IS NULL THEN NULL
                                            ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
                             CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.jsonText)::jsonb, \(app.jsonText)::jsonb)
                     RETURNING u.id
@@ -118,7 +118,7 @@ public struct AuthStore: Sendable {
                        NULL::timestamptz AS invited_at, NULL::text AS email_change, NULL::timestamptz AS email_change_sent_at,
                        \(AuthStore.appMetadata(merging: nil).jsonText)::jsonb AS raw_app_meta_data,
                        \(userMetadata.jsonText)::jsonb AS raw_user_meta_data, now() AS created_at, now() AS updated_at,
-                       false AS is_anonymous, NULL::timestamptz AS deleted_at
+                       false AS is_anonymous, NULL::timestamptz AS deleted_at, NULL::timestamptz AS banned_until
             ) AS u
             """))
     }
@@ -187,6 +187,18 @@ public struct AuthStore: Sendable {
         guard updated.affectedRows == 1 else { return nil }
         if password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
         return try await user(id: id, on: tx)
+    }
+
+    /// Bans the account for `seconds` from now (ending its sessions), or lifts its ban (nil, zero
+    /// or negative: as GoTrue, a ban that would already be over is none).
+    public func ban(id: UUID, forSeconds seconds: Double?, on tx: PostgresConnection) async throws {
+        let banned = (seconds ?? 0) > 0
+        _ = try await tx.query("""
+            UPDATE auth.users
+               SET banned_until = CASE WHEN \(banned) THEN now() + make_interval(secs => \(seconds ?? 0)) END, updated_at = now()
+             WHERE id = \(id)
+            """)
+        if banned { try await deleteSessions(userID: id, keeping: nil, on: tx) }
     }
 
     /// Deletes an account (its sessions, tokens and app rows cascade); false when there was none.

@@ -31,6 +31,8 @@ public struct AuthUser: Codable, Sendable, Hashable {
     public var factors: [JSONValue]?
     /// When the account was soft-deleted (absent otherwise, as GoTrue omits it).
     public var deletedAt: String?
+    /// Until when an admin banned the account (absent when never banned).
+    public var bannedUntil: String?
 
     enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities, factors
@@ -48,6 +50,7 @@ public struct AuthUser: Codable, Sendable, Hashable {
         case updatedAt = "updated_at"
         case isAnonymous = "is_anonymous"
         case deletedAt = "deleted_at"
+        case bannedUntil = "banned_until"
     }
 }
 
