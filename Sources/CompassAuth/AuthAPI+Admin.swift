@@ -13,6 +13,8 @@ extension AuthAPI {
         var id: String?
         var email: String?
         var password: String?
+        /// At creation only: a bcrypt hash from another service, instead of a password.
+        var password_hash: String?
         var email_confirm: Bool?
         var user_metadata: JSONValue?
         var app_metadata: JSONValue?
@@ -20,7 +22,8 @@ extension AuthAPI {
         var ban_duration: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
             ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string),
-             "user_metadata": user_metadata, "app_metadata": app_metadata, "ban_duration": ban_duration.map(JSONValue.string)]
+             "user_metadata": user_metadata, "app_metadata": app_metadata, "ban_duration": ban_duration.map(JSONValue.string),
+             "password_hash": password_hash.map(JSONValue.string)]
         }
 
         /// The ban to set, if the body names one: nil when none was asked, `.some(nil)` to lift one.
@@ -90,12 +93,17 @@ extension AuthAPI {
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
         let id = try body.id.flatMap { (text) throws(AuthError) -> UUID? in try AuthAPI.chosenUserID(text) }
         let ban = try body.ban()
+        let hash = try body.password_hash.flatMap { (text) throws(AuthError) -> String? in
+            guard !text.isEmpty else { return nil }
+            guard body.password == nil else { throw .validation("Only a password or a password hash should be provided") }
+            return try ImportedPasswordHash.storable(text)
+        }
         let user = try await store.transaction { tx -> AuthUser? in
             if let id, try await store.user(id: id, on: tx) != nil {
                 throw AuthError(.unprocessableContent, "user_already_exists", "A user with this ID already exists")
             }
             guard let created = try await store.insertUser(
-                id: id, email: email, password: body.password, userMetadata: body.user_metadata ?? .object([:]),
+                id: id, email: email, password: body.password, passwordHash: hash, userMetadata: body.user_metadata ?? .object([:]),
                 appMetadata: body.app_metadata, confirmed: body.email_confirm ?? false, on: tx)
             else { return nil }
             guard let ban, let createdID = UUID(uuidString: created.id) else { return created }

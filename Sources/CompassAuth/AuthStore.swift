@@ -82,7 +82,7 @@ public struct AuthStore: Sendable {
 
     /// Creates an account; nil when the email is taken.
     public func insertUser(
-        id chosenID: UUID? = nil, email: String, password: String?, userMetadata: JSONValue = .object([:]),
+        id chosenID: UUID? = nil, email: String, password: String?, passwordHash: String? = nil, userMetadata: JSONValue = .object([:]),
         appMetadata: JSONValue? = nil, confirmed: Bool, on tx: PostgresConnection
     ) async throws -> AuthUser? {
         let app = AuthStore.appMetadata(merging: appMetadata)
@@ -91,8 +91,9 @@ public struct AuthStore: Sendable {
             id = try await tx.withSavepoint { tx in
                 try await tx.query("""
                     INSERT INTO auth.users AS u (id, email, encrypted_password, email_confirmed_at, raw_user_meta_data, raw_app_meta_data)
-                    VALUES (coalesce(\(chosenID)::uuid, gen_random_uuid()), \(email), CASE WHEN \(password)::text IS NULL THEN NULL
-                                           ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
+                    VALUES (coalesce(\(chosenID)::uuid, gen_random_uuid()), \(email),
+                            CASE WHEN \(password)::text IS NULL THEN \(passwordHash)::text
+                                 ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
                             CASE WHEN \(confirmed)::boolean THEN now() END, \(userMetadata.jsonText)::jsonb, \(app.jsonText)::jsonb)
                     RETURNING u.id
                     """)[0].decode(UUID.self, at: 0)

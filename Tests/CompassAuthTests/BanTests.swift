@@ -4,9 +4,9 @@ import Testing
 
 @testable import CompassAuth
 
-/// An admin's `ban_duration` and chosen `id`, as supabase-py's `update_user_by_id` and
-/// `create_user` send them.
-@Suite("/auth/v1 admin bans and chosen ids")
+/// An admin's `ban_duration`, chosen `id` and imported `password_hash`, as supabase-py's
+/// `update_user_by_id` and `create_user` send them.
+@Suite("/auth/v1 admin bans, chosen ids and imported hashes")
 struct BanTests {
     static let sofia = "sofia.rivera@example.com"
 
@@ -82,6 +82,35 @@ struct BanTests {
             }
             let count = try await auth.query(
                 "SELECT count(*)::int FROM auth.users WHERE email IN ('other.member@example.com', 'third.member@example.com')")
+            #expect(try count.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
+
+    @Test("a bcrypt hash from another service signs its user in; other hashes are refused by name")
+    func importedHashes() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            // libxcrypt's `$2b$` hash of "migrated-password-1" (Python's crypt module).
+            let hash = "$2b$10$abcdefghijklmnopqrstuugUQ9Emglifxq3nKZG4QoLiA62zHEo86"
+            let created = try await auth.send(
+                .post, "/admin/users", bearer: admin,
+                json: #"{"email":"migrated@example.com","password_hash":"\#(hash)","email_confirm":true}"#)
+            #expect(created.status == .ok)
+            #expect(try await auth.signIn("migrated@example.com", "migrated-password-1").status == .ok)
+            #expect(try await auth.signIn("migrated@example.com", "migrated-password-2").code == "invalid_credentials")
+            let refusals: [(String, String)] = [
+                (#""password":"a-long-password","password_hash":"\#(hash)""#, "Only a password or a password hash should be provided"),
+                (#""password_hash":"$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA""#, "Only bcrypt password hashes ($2a$, $2b$, $2y$) can be imported here"),
+                (#""password_hash":"$2b$31$abcdefghijklmnopqrstuugUQ9Emglifxq3nKZG4QoLiA62zHEo86""#,
+                 "Invalid password hash: expected a bcrypt hash ($2a$, $2b$ or $2y$) of cost 4 to 14"),
+                (#""password_hash":"plain-text""#, "Invalid password hash: expected a bcrypt hash ($2a$, $2b$ or $2y$) of cost 4 to 14"),
+            ]
+            for (fields, message) in refusals {
+                let refused = try await auth.send(.post, "/admin/users", bearer: admin, json: #"{"email":"other@example.com",\#(fields)}"#)
+                #expect(refused.status == .badRequest)
+                #expect(refused["message"] == message)
+            }
+            let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email = 'other@example.com'")
             #expect(try count.first?.decode(Int.self, at: 0) == 0)
         }
     }
