@@ -20,10 +20,29 @@ extension AuthAPI {
         var app_metadata: JSONValue?
         /// `"24h"`, `"none"`… (``BanDuration``).
         var ban_duration: String?
+        /// What GoTrue also takes and this server cannot honour: refused by name (``refuseUnsupported()``),
+        /// never dropped in silence.
+        var role: String?
+        var aud: String?
+        var phone: String?
         var textFields: KeyValuePairs<String, JSONValue?> {
             ["email": email.map(JSONValue.string), "password": password.map(JSONValue.string),
              "user_metadata": user_metadata, "app_metadata": app_metadata, "ban_duration": ban_duration.map(JSONValue.string),
-             "password_hash": password_hash.map(JSONValue.string)]
+             "password_hash": password_hash.map(JSONValue.string), "role": role.map(JSONValue.string),
+             "aud": aud.map(JSONValue.string), "phone": phone.map(JSONValue.string)]
+        }
+
+        /// A role or audience other than `authenticated` (the access tokens' only user role
+        /// here: REST and realtime know anon, authenticated and service_role), or a phone number
+        /// (phone sign-in is not served).
+        func refuseUnsupported() throws(AuthError) {
+            if let role, !role.isEmpty, role != "authenticated" {
+                throw .validation("role must be 'authenticated': this server's API roles are anon, authenticated and service_role")
+            }
+            if let aud, !aud.isEmpty, aud != "authenticated" { throw .validation("aud must be 'authenticated'") }
+            if let phone, !phone.isEmpty {
+                throw AuthError(.badRequest, "phone_provider_disabled", "Phone numbers are not supported: phone sign-in is not served")
+            }
         }
 
         /// The ban to set, if the body names one: nil when none was asked, `.some(nil)` to lift one.
@@ -88,6 +107,7 @@ extension AuthAPI {
     func createUser(_ request: Request) async throws -> Response {
         try await requireAdmin(request)
         let body = try await decodeBody(request, as: AdminUserBody.self)
+        try body.refuseUnsupported()
         let email = try AuthAPI.email(body.email)
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
@@ -154,6 +174,7 @@ extension AuthAPI {
         try await requireAdmin(request)
         let id = try AuthAPI.userID(id)
         let body = try await decodeBody(request, as: AdminUserBody.self)
+        try body.refuseUnsupported()
         let email = try body.email.map { (text) throws(AuthError) in try AuthAPI.email(text) }
         if let password = body.password { try checkStrength(password) }
         try AuthAPI.checkMetadata(body.user_metadata, body.app_metadata)
@@ -185,7 +206,8 @@ extension AuthAPI {
     func deleteUser(_ request: Request, id: String?) async throws -> Response {
         try await requireAdmin(request)
         let id = try AuthAPI.userID(id)
-        let soft = try await decodeOptionalBody(request, as: DeleteUserBody.self)?.should_soft_delete ?? false
+        let soft = try await decodeOptionalBody(request, as: DeleteUserBody.self, refusing: DeleteUserBody.repeatsKey)?
+            .should_soft_delete ?? false
         let deleted = try await store.transaction { tx in
             soft ? try await store.softDeleteUser(id: id, on: tx) : try await store.deleteUser(id: id, on: tx)
         }
@@ -193,8 +215,45 @@ extension AuthAPI {
         return JSONReply.text("{}")
     }
 
+    /// `{"should_soft_delete": …}`, its key matched ignoring case as GoTrue's Go decoder matches
+    /// it (`{"Should_Soft_Delete": true}` soft-deletes there too: reading it as absent would hard
+    /// delete, cascading through the app's rows). A key given twice is refused, since the two
+    /// decoders would disagree on which one counts.
     struct DeleteUserBody: AuthRequestBody {
         var should_soft_delete: Bool?
         var textFields: KeyValuePairs<String, JSONValue?> { [:] }
+
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            let keys = container.allKeys.filter { $0.stringValue.lowercased() == "should_soft_delete" }
+            guard keys.count <= 1 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "should_soft_delete given twice"))
+            }
+            should_soft_delete = try keys.first.flatMap { try container.decodeIfPresent(Bool.self, forKey: $0) }
+        }
+
+        /// Whether the raw body names the key more than once (any case), which a decoder keeping
+        /// one of the two would hide.
+        static func repeatsKey(_ body: ArraySlice<UInt8>) -> Bool {
+            let key = Array(#""should_soft_delete""#.utf8)
+            var count = 0
+            var index = body.startIndex
+            while index + key.count <= body.endIndex {
+                if zip(body[index..<index + key.count], key).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
+                    count += 1
+                    index += key.count
+                } else {
+                    index += 1
+                }
+            }
+            return count > 1
+        }
     }
 }

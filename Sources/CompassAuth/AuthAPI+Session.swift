@@ -179,7 +179,7 @@ extension AuthAPI {
         let challenge = try body.challenge()
         let now = sessions.now()
         let user = try await store.transaction { tx -> AuthUser? in
-            guard let current = try await store.sessionUser(session: session, userID: userID, on: tx) else { return nil }
+            guard let current = try await store.sessionUser(session: session, userID: userID, locking: true, on: tx) else { return nil }
             let changingEmail = newEmail != nil && newEmail != current.email
             if current.isAnonymous, body.password?.isEmpty == false, !changingEmail {
                 throw AuthError(

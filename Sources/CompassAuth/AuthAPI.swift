@@ -92,9 +92,14 @@ public struct AuthAPI: CompassAPI {
     }
 
     /// The same, or nil when the request has no body (GoTrue reads some bodies only when present).
-    func decodeOptionalBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T? {
+    /// `refusing` may refuse the raw bytes first (400 bad_json).
+    func decodeOptionalBody<T: AuthRequestBody>(
+        _ request: Request, as type: T.Type = T.self, refusing: (ArraySlice<UInt8>) -> Bool = { _ in false }
+    ) async throws(AuthError) -> T? {
         let buffer = try await collectBody(request)
-        return buffer.readableBytes == 0 ? nil : try decode(buffer, as: T.self)
+        guard buffer.readableBytes > 0 else { return nil }
+        if refusing(ArraySlice(buffer.readableBytesView)) { throw .badJSON() }
+        return try decode(buffer, as: T.self)
     }
 
     private func collectBody(_ request: Request) async throws(AuthError) -> ByteBuffer {

@@ -85,12 +85,28 @@ extension AuthStore {
         try await tx.query("UPDATE auth.sessions SET updated_at = \(now) WHERE id = \(token.sessionID)")
     }
 
-    /// The user of a live session, or nil when the session was revoked.
-    func sessionUser(session: UUID, userID: UUID, on tx: PostgresConnection) async throws -> AuthUser? {
+    /// The user of a live session, or nil when the session was revoked or the account deleted.
+    ///
+    /// `locking` holds the account's row until the transaction ends, for a request that changes
+    /// it: a soft delete that began first is waited for (and then the account is gone), one that
+    /// begins later waits and then clears what the request wrote.
+    func sessionUser(session: UUID, userID: UUID, locking: Bool = false, on tx: PostgresConnection) async throws -> AuthUser? {
         try AuthStore.decodeUser(try await tx.query("""
             SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u JOIN auth.sessions AS s ON s.user_id = u.id
-             WHERE s.id = \(session) AND u.id = \(userID)
+             WHERE s.id = \(session) AND u.id = \(userID) AND u.deleted_at IS NULL
+            \(unescaped: locking ? "FOR UPDATE OF u" : "")
             """))
+    }
+
+    /// Whether a session may start for the account, its row held against a concurrent soft
+    /// delete or ban until the transaction ends (either would then end the new session too).
+    func sessionRefusal(userID: UUID, on tx: PostgresConnection) async throws -> AuthError? {
+        let rows = try await tx.query("""
+            SELECT deleted_at IS NOT NULL, coalesce(banned_until > now(), false) FROM auth.users WHERE id = \(userID) FOR SHARE
+            """)
+        guard let row = rows.first else { return .invalidCredentials }
+        let (deleted, banned) = try row.decode((Bool, Bool).self)
+        return deleted ? .invalidCredentials : banned ? .userBanned : nil
     }
 
     /// Ends one session (its refresh tokens go with it).

@@ -183,7 +183,7 @@ public struct AuthStore: Sendable {
                 email_confirmed_at = CASE WHEN \(confirmEmail)::boolean IS TRUE THEN coalesce(u.email_confirmed_at, now())
                                           ELSE u.email_confirmed_at END,
                 updated_at = now()
-             WHERE u.id = \(id)
+             WHERE u.id = \(id) AND u.deleted_at IS NULL
             """)
         guard updated.affectedRows == 1 else { return nil }
         if password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
@@ -209,20 +209,21 @@ public struct AuthStore: Sendable {
 
     /// GoTrue's soft delete (migration 0044): the row stays, so what references it stays too;
     /// email and phone become a hash of themselves and the id, and the password, metadata,
-    /// identities' data, factors, sessions and mailed tokens go. False when there is no such
-    /// account; an account deleted before is left as it is.
+    /// identities' data, factors, sessions, mailed tokens and PKCE flows go. False when there is
+    /// no such account; an account deleted before is left as it is (as GoTrue leaves it).
     public func softDeleteUser(id: UUID, on tx: PostgresConnection) async throws -> Bool {
         let rows = try await tx.query("""
             UPDATE auth.users AS u SET
-                   email = CASE WHEN u.deleted_at IS NULL THEN \(unescaped: Self.obfuscated("u.email")) ELSE u.email END,
-                   phone = CASE WHEN u.deleted_at IS NULL THEN left(\(unescaped: Self.obfuscated("u.phone")), 15) ELSE u.phone END,
-                   email_change = CASE WHEN u.deleted_at IS NULL THEN \(unescaped: Self.obfuscated("u.email_change")) ELSE u.email_change END,
+                   email = \(unescaped: Self.obfuscated("u.email")), phone = left(\(unescaped: Self.obfuscated("u.phone")), 15),
+                   email_change = \(unescaped: Self.obfuscated("u.email_change")),
                    encrypted_password = NULL, raw_user_meta_data = '{}', raw_app_meta_data = '{}',
-                   deleted_at = coalesce(u.deleted_at, now()), updated_at = now()
-             WHERE u.id = \(id)
+                   deleted_at = now(), updated_at = now()
+             WHERE u.id = \(id) AND u.deleted_at IS NULL
             RETURNING u.id
             """)
-        guard !rows.isEmpty else { return false }
+        guard !rows.isEmpty else {
+            return !(try await tx.query("SELECT 1 FROM auth.users WHERE id = \(id)").isEmpty)
+        }
         // After the update: its identity trigger rewrote the email identity from the new address.
         _ = try await tx.query("""
             UPDATE auth.identities AS i
@@ -233,6 +234,7 @@ public struct AuthStore: Sendable {
         _ = try await tx.query("DELETE FROM auth.mfa_factors WHERE user_id = \(id)")
         _ = try await tx.query("DELETE FROM auth.sessions WHERE user_id = \(id)")
         _ = try await tx.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.flow_state WHERE user_id = \(id)")
         return true
     }
 

@@ -34,12 +34,13 @@ public struct SessionIssuer: Sendable {
     /// Starts a session for `user` (sign-in, sign-up with autoconfirm, a verified mail), signed
     /// in by `method` (the `amr` claim's: `password`, `otp`).
     ///
-    /// No session starts for an account an admin banned (`banned_until` still ahead): every way of
-    /// signing in (password, link or code, PKCE exchange) comes through here.
+    /// No session starts for an account an admin banned (`banned_until` still ahead) or
+    /// soft-deleted: every way of signing in (password, link or code, PKCE exchange) comes
+    /// through here, and the account's row is held until the session is committed.
     func startSession(for user: AuthUser, method: String = "password", on tx: PostgresConnection) async throws -> AuthSession {
         guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
+        if let refusal = try await store.sessionRefusal(userID: userID, on: tx) { throw refusal }
         let time = now()
-        if let until = user.bannedUntil.flatMap(SessionIssuer.isoDate), until > time { throw AuthError.userBanned }
         let token = SessionIssuer.randomToken()
         let session = try await store.createSession(
             userID: userID, tokenHash: SessionIssuer.hash(token), method: method, now: time, on: tx)
@@ -118,13 +119,6 @@ public struct SessionIssuer: Sendable {
             if SessionIssuer.hash(candidate) == hash { return candidate }
         }
         return nil
-    }
-
-    /// A timestamp as the user JSON writes it (`2026-01-02T03:04:05.678901Z`).
-    static func isoDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 
     /// 144 random bits, URL-safe.

@@ -40,7 +40,9 @@ struct BanTests {
 
             let banned = try await auth.send(.put, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: #"{"ban_duration":"24h"}"#)
             #expect(banned.status == .ok)
-            let until = try #require(banned["banned_until"].flatMap(SessionIssuer.isoDate))
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let until = try #require(banned["banned_until"].flatMap(formatter.date(from:)))
             #expect(abs(until.timeIntervalSinceNow - 86_400) < 600)
             let refused = try await auth.signIn(Self.sofia, AuthHarness.demoPassword)
             #expect(refused.status == .badRequest)
@@ -112,6 +114,24 @@ struct BanTests {
             }
             let count = try await auth.query("SELECT count(*)::int FROM auth.users WHERE email = 'other@example.com'")
             #expect(try count.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
+
+    @Test("a role, audience or phone this server cannot honour is refused by name, not dropped")
+    func unsupportedAttributes() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            for (fields, code) in [(#""role":"service_role""#, "validation_failed"), (#""aud":"admins""#, "validation_failed"),
+                                   (#""phone":"+15555550100""#, "phone_provider_disabled")] {
+                let created = try await auth.send(.post, "/admin/users", bearer: admin, json: #"{"email":"role@example.com",\#(fields)}"#)
+                #expect(created.status == .badRequest, "\(fields)")
+                #expect(created.code == code)
+                let updated = try await auth.send(.put, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: "{\(fields)}")
+                #expect(updated.status == .badRequest, "\(fields)")
+            }
+            let plain = try await auth.send(
+                .post, "/admin/users", bearer: admin, json: #"{"email":"role@example.com","role":"authenticated","aud":"authenticated"}"#)
+            #expect(plain.status == .ok)
         }
     }
 }

@@ -73,4 +73,52 @@ struct SoftDeleteTests {
                 .code == "user_not_found")
         }
     }
+
+    @Test("a second soft delete, or an admin update after one, changes nothing")
+    func deletedStaysDeleted() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let path = "/admin/users/\(DemoFixture.sofia)"
+            #expect(try await auth.send(.delete, path, bearer: admin, json: #"{"should_soft_delete":true}"#).status == .ok)
+            let first = try await auth.send(.get, path, bearer: admin)
+            let revived = try await auth.send(.put, path, bearer: admin, json: json(["email": "back@example.com", "password": "a-long-password"]))
+            #expect(revived.code == "user_not_found")
+            #expect(try await auth.signIn("back@example.com", "a-long-password").code == "invalid_credentials")
+            #expect(try await auth.send(.delete, path, bearer: admin, json: #"{"should_soft_delete":true}"#).status == .ok)
+            let second = try await auth.send(.get, path, bearer: admin)
+            #expect(second["updated_at"] == first["updated_at"])
+            #expect(second["email"] == first["email"])
+        }
+    }
+
+    @Test("the key is matched ignoring case, as GoTrue's decoder matches it; given twice it is refused")
+    func keyCase() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let path = "/admin/users/\(DemoFixture.sofia)"
+            let interactions = try await count(auth, "public.interactions")
+            for body in [#"{"should_soft_delete":false,"should_soft_delete":true}"#, #"{"should_soft_delete":true,"Should_Soft_Delete":false}"#] {
+                #expect(try await auth.send(.delete, path, bearer: admin, json: body).code == "bad_json", "\(body)")
+            }
+            #expect(try await auth.send(.delete, path, bearer: admin, json: #"{"Should_Soft_Delete":true}"#).status == .ok)
+            #expect(try await count(auth, "public.interactions") == interactions)
+            #expect(try await auth.send(.get, path, bearer: admin)["deleted_at"] != nil)
+        }
+    }
+
+    @Test("a sign-in that meets a soft delete still in progress waits for it, then is refused")
+    func signInRacingADelete() async throws {
+        try await AuthHarness.with { auth in
+            let blocker = try await auth.database.connect()
+            _ = try await blocker.query("BEGIN")
+            _ = try await blocker.query("UPDATE auth.users SET deleted_at = now() WHERE id = \(DemoFixture.sofia)")
+            async let signIn = auth.signIn(Self.sofia, AuthHarness.demoPassword)
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await blocker.query("COMMIT")
+            await blocker.close()
+            #expect(try await signIn.code == "invalid_credentials")
+            let sessions = try await auth.query("SELECT count(*)::int FROM auth.sessions WHERE user_id = \(DemoFixture.sofia)")
+            #expect(try sessions.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
 }
