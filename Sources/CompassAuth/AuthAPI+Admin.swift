@@ -119,9 +119,7 @@ extension AuthAPI {
             return try ImportedPasswordHash.storable(text)
         }
         let user = try await store.transaction { tx -> AuthUser? in
-            if let id, try await store.user(id: id, on: tx) != nil {
-                throw AuthError(.unprocessableContent, "user_already_exists", "A user with this ID already exists")
-            }
+            if let id, try await store.user(id: id, on: tx) != nil { throw AuthError.userIDTaken }
             guard let created = try await store.insertUser(
                 id: id, email: email, password: body.password, passwordHash: hash, userMetadata: body.user_metadata ?? .object([:]),
                 appMetadata: body.app_metadata, confirmed: body.email_confirm ?? false, on: tx)
@@ -183,12 +181,12 @@ extension AuthAPI {
         let user: AuthUser?
         do {
             user = try await store.transaction { tx -> AuthUser? in
-                let updated = try await store.updateUser(
+                // The ban (which ends sessions) before the write (which may take the email's
+                // stronger lock): see ``AuthStore/updateUser``.
+                if let ban { try await store.ban(id: id, forSeconds: ban, on: tx) }
+                return try await store.updateUser(
                     id: id, email: email, password: body.password, userMetadata: body.user_metadata,
                     appMetadata: body.app_metadata, confirmEmail: body.email_confirm, on: tx)
-                guard updated != nil, let ban else { return updated }
-                try await store.ban(id: id, forSeconds: ban, on: tx)
-                return try await store.user(id: id, on: tx)
             }
         } catch SQLState.uniqueViolation {
             // The only unique column it writes: another account has the address.

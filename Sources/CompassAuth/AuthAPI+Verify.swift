@@ -139,6 +139,9 @@ extension AuthAPI {
             let changing = type == .emailChange
             guard let user = try await (changing ? store.user(id: match.userID, on: tx) : store.updateUser(id: match.userID, confirmEmail: true, on: tx))
             else { return .failure(refusal) }
+            // A banned account's link is refused before it is used up, as GoTrue refuses it (also
+            // a PKCE link, which starts no session here).
+            if try await store.accountState(userID: match.userID, on: tx) == .banned { throw AuthError.userBannedAtVerify }
             try await store.deleteTokens(userID: match.userID, keeping: changing ? [.emailChangeNew, .emailChangeCurrent] : [], on: tx)
             return .success(try await finish(user, tx))
         }

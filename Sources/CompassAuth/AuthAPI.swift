@@ -33,14 +33,17 @@ public struct AuthAPI: CompassAPI {
     let publishedKeys: String
     /// Auth's own connections: sign-in keeps working while REST holds every shared one.
     public let pool: PostgresPool
+    /// Two more for the rate counters alone (see ``AuthStore/counterPool``).
+    public let counterPool: PostgresPool
     /// The server's budget for request bodies being read.
     let bodyBudget: RequestBodyBudget
 
     /// Builds the API on the server's shared pool, signing sessions with `secret`.
     public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {
         pool = context.makePool(size: configuration.poolSize)
+        counterPool = context.makePool(size: 2)
         bodyBudget = context.bodyBudget
-        store = AuthStore(pool: pool)
+        store = AuthStore(pool: pool, counterPool: counterPool)
         sessions = try await SessionIssuer(
             store: store, secret: secret, signingKey: context.signingKeys?.current, configuration: configuration, now: context.now)
         publishedKeys = context.signingKeys?.publishedJSON ?? SigningKeySet.emptyPublishedJSON
@@ -53,7 +56,7 @@ public struct AuthAPI: CompassAPI {
         self.logger = context.logger
     }
 
-    public var resources: [any Service] { [pool] }
+    public var resources: [any Service] { [pool, counterPool] }
 
     /// Adds every `/auth/v1` route, behind the gateway, GoTrue's error replies and its API-version header.
     public func addRoutes(to router: Router<CompassRequestContext>) {

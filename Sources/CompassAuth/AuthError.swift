@@ -83,6 +83,9 @@ extension AuthError {
     static let invalidCredentials = AuthError(.badRequest, "invalid_credentials", "Invalid login credentials")
     /// An admin's `ban_duration` is still running.
     static let userBanned = AuthError(.badRequest, "user_banned", "User is banned")
+    static let userIDTaken = AuthError(.unprocessableContent, "user_already_exists", "A user with this ID already exists")
+    /// The same at `/verify`, where GoTrue answers 403.
+    static let userBannedAtVerify = AuthError(.forbidden, "user_banned", "User is banned")
     static let refreshTokenNotFound = AuthError(
         .badRequest, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     static let refreshTokenAlreadyUsed = AuthError(

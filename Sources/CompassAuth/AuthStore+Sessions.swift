@@ -89,24 +89,31 @@ extension AuthStore {
     ///
     /// `locking` holds the account's row until the transaction ends, for a request that changes
     /// it: a soft delete that began first is waited for (and then the account is gone), one that
-    /// begins later waits and then clears what the request wrote.
+    /// begins later waits and then clears what the request wrote. `NO KEY UPDATE`, not `UPDATE`:
+    /// a refresh inserting a token that references the account (a key-share lock) must not wait
+    /// for it, or the refresh and this request's ending of other sessions wait for each other.
     func sessionUser(session: UUID, userID: UUID, locking: Bool = false, on tx: PostgresConnection) async throws -> AuthUser? {
         try AuthStore.decodeUser(try await tx.query("""
             SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u JOIN auth.sessions AS s ON s.user_id = u.id
              WHERE s.id = \(session) AND u.id = \(userID) AND u.deleted_at IS NULL
-            \(unescaped: locking ? "FOR UPDATE OF u" : "")
+            \(unescaped: locking ? "FOR NO KEY UPDATE OF u" : "")
             """))
     }
 
-    /// Whether a session may start for the account, its row held against a concurrent soft
-    /// delete or ban until the transaction ends (either would then end the new session too).
-    func sessionRefusal(userID: UUID, on tx: PostgresConnection) async throws -> AuthError? {
+    /// Whether sessions may start for an account.
+    enum AccountState: Sendable {
+        case usable, gone, banned
+    }
+
+    /// The account's state, its row held against a concurrent soft delete or ban until the
+    /// transaction ends (either would then end a session started now too).
+    func accountState(userID: UUID, on tx: PostgresConnection) async throws -> AccountState {
         let rows = try await tx.query("""
             SELECT deleted_at IS NOT NULL, coalesce(banned_until > now(), false) FROM auth.users WHERE id = \(userID) FOR SHARE
             """)
-        guard let row = rows.first else { return .invalidCredentials }
+        guard let row = rows.first else { return .gone }
         let (deleted, banned) = try row.decode((Bool, Bool).self)
-        return deleted ? .invalidCredentials : banned ? .userBanned : nil
+        return deleted ? .gone : banned ? .banned : .usable
     }
 
     /// Ends one session (its refresh tokens go with it).

@@ -9,7 +9,7 @@ extension AuthStore {
     /// A key whose window began at or before `now - window` starts a new one at count 1. Runs in
     /// its own transaction, committed before bcrypt, so its row locks are held for one statement.
     func countSignInAttempt(keys: [String], now: Date, window: TimeInterval) async throws -> [String: Int] {
-        try await transaction { tx in
+        try await transaction(on: counterPool) { tx in
             // Rows are locked in the order of `keys` (the VALUES order), the same for every attempt.
             let rows = try await tx.query("""
                 INSERT INTO auth.sign_in_attempts AS a (key, window_start, count)
@@ -42,7 +42,7 @@ extension AuthStore {
 
     /// Takes back one attempt on each of `keys` (the password matched, so it was no failure).
     func refundSignInAttempt(keys: [String]) async throws {
-        try await transaction { tx in
+        try await transaction(on: counterPool) { tx in
             try await tx.query("UPDATE auth.sign_in_attempts SET count = count - 1 WHERE key = ANY(\(keys)::text[]) AND count > 0")
         }
     }

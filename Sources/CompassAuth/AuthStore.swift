@@ -13,14 +13,25 @@ import Postgres
 /// refresh tokens arrive here only as SHA-256 hashes.
 public struct AuthStore: Sendable {
     let pool: PostgresPool
+    /// Where the rate counters run (``countSignInAttempt(keys:now:window:)``): a mail is counted
+    /// from inside its request's transaction, so counting on the same pool could leave every
+    /// connection held by a request waiting for one more (each timing out after 10 s).
+    let counterPool: PostgresPool
 
-    /// A store over `pool`.
-    public init(pool: PostgresPool) {
+    /// A store over `pool`, its counters on `counterPool` (the same pool by default, for callers
+    /// that never count inside a transaction of their own).
+    public init(pool: PostgresPool, counterPool: PostgresPool? = nil) {
         self.pool = pool
+        self.counterPool = counterPool ?? pool
     }
 
     /// Runs `body` in one transaction as `supabase_auth_admin`.
     public func transaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await transaction(on: pool, body)
+    }
+
+    /// The same on `pool`.
+    func transaction<T>(on pool: PostgresPool, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await pool.withConnection { connection in
             try await connection.withTransaction { tx in
                 try await tx.query(.requestScope(role: "supabase_auth_admin", claimsJSON: #"{"role":"supabase_auth_admin"}"#))
@@ -98,7 +109,9 @@ public struct AuthStore: Sendable {
                     RETURNING u.id
                     """)[0].decode(UUID.self, at: 0)
             }
-        } catch SQLState.uniqueViolation {
+        } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+            // A chosen id that another request took first (the handler checked it was free).
+            if error.constraint == "users_pkey" { throw AuthError.userIDTaken }
             return nil
         }
         return try await user(id: id, on: tx)
@@ -173,6 +186,12 @@ public struct AuthStore: Sendable {
         id: UUID, email: String? = nil, password: String? = nil, keepingSession: UUID? = nil, userMetadata: JSONValue? = nil,
         appMetadata: JSONValue? = nil, confirmEmail: Bool? = nil, on tx: PostgresConnection
     ) async throws -> AuthUser? {
+        // The account's row first, then the sessions to end, then the write: a refresh holds its
+        // session and then takes a key-share lock on the account, so ending sessions while
+        // holding the stronger lock a new email takes would have each wait for the other.
+        let account = try await tx.query("SELECT 1 FROM auth.users WHERE id = \(id) AND deleted_at IS NULL FOR NO KEY UPDATE")
+        guard !account.isEmpty else { return nil }
+        if password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
         let updated = try await tx.query("""
             UPDATE auth.users AS u SET
                 email = coalesce(\(email), u.email),
@@ -186,7 +205,6 @@ public struct AuthStore: Sendable {
              WHERE u.id = \(id) AND u.deleted_at IS NULL
             """)
         guard updated.affectedRows == 1 else { return nil }
-        if password != nil { try await deleteSessions(userID: id, keeping: keepingSession, on: tx) }
         return try await user(id: id, on: tx)
     }
 
@@ -197,7 +215,7 @@ public struct AuthStore: Sendable {
         _ = try await tx.query("""
             UPDATE auth.users
                SET banned_until = CASE WHEN \(banned) THEN now() + make_interval(secs => \(seconds ?? 0)) END, updated_at = now()
-             WHERE id = \(id)
+             WHERE id = \(id) AND deleted_at IS NULL
             """)
         if banned { try await deleteSessions(userID: id, keeping: nil, on: tx) }
     }
@@ -212,18 +230,23 @@ public struct AuthStore: Sendable {
     /// identities' data, factors, sessions, mailed tokens and PKCE flows go. False when there is
     /// no such account; an account deleted before is left as it is (as GoTrue leaves it).
     public func softDeleteUser(id: UUID, on tx: PostgresConnection) async throws -> Bool {
-        let rows = try await tx.query("""
+        // Lock, clear, then rewrite the email last (see ``updateUser``: its unique key takes the
+        // lock a refresh's key-share lock waits for).
+        let account = try await tx.query("SELECT deleted_at IS NOT NULL FROM auth.users WHERE id = \(id) FOR NO KEY UPDATE")
+        guard let row = account.first else { return false }
+        if try row.decode(Bool.self, at: 0) { return true }
+        _ = try await tx.query("DELETE FROM auth.mfa_factors WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.sessions WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(id)")
+        _ = try await tx.query("DELETE FROM auth.flow_state WHERE user_id = \(id)")
+        _ = try await tx.query("""
             UPDATE auth.users AS u SET
                    email = \(unescaped: Self.obfuscated("u.email")), phone = left(\(unescaped: Self.obfuscated("u.phone")), 15),
                    email_change = \(unescaped: Self.obfuscated("u.email_change")),
                    encrypted_password = NULL, raw_user_meta_data = '{}', raw_app_meta_data = '{}',
                    deleted_at = now(), updated_at = now()
-             WHERE u.id = \(id) AND u.deleted_at IS NULL
-            RETURNING u.id
+             WHERE u.id = \(id)
             """)
-        guard !rows.isEmpty else {
-            return !(try await tx.query("SELECT 1 FROM auth.users WHERE id = \(id)").isEmpty)
-        }
         // After the update: its identity trigger rewrote the email identity from the new address.
         _ = try await tx.query("""
             UPDATE auth.identities AS i
@@ -231,10 +254,6 @@ public struct AuthStore: Sendable {
                    updated_at = now()
              WHERE i.user_id = \(id) AND i.identity_data <> '{}'
             """)
-        _ = try await tx.query("DELETE FROM auth.mfa_factors WHERE user_id = \(id)")
-        _ = try await tx.query("DELETE FROM auth.sessions WHERE user_id = \(id)")
-        _ = try await tx.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(id)")
-        _ = try await tx.query("DELETE FROM auth.flow_state WHERE user_id = \(id)")
         return true
     }
 

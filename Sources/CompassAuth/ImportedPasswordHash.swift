@@ -14,6 +14,7 @@ enum ImportedPasswordHash {
         // `$2?$NN$` and 53 characters of bcrypt's base64: 22 of salt, 31 of digest.
         guard bytes.count == 60, hash.hasPrefix("$2"), ["a", "b", "y"].contains(Character(UnicodeScalar(bytes[2]))),
             bytes[3] == UInt8(ascii: "$"), bytes[6] == UInt8(ascii: "$"),
+            bytes[4...5].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
             let cost = Int(String(decoding: bytes[4..<6], as: UTF8.self)), costs.contains(cost),
             bytes[7...].allSatisfy(isBcryptBase64)
         else {

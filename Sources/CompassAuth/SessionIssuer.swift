@@ -39,7 +39,11 @@ public struct SessionIssuer: Sendable {
     /// through here, and the account's row is held until the session is committed.
     func startSession(for user: AuthUser, method: String = "password", on tx: PostgresConnection) async throws -> AuthSession {
         guard let userID = UUID(uuidString: user.id) else { throw AuthError.internalError }
-        if let refusal = try await store.sessionRefusal(userID: userID, on: tx) { throw refusal }
+        switch try await store.accountState(userID: userID, on: tx) {
+        case .usable: break
+        case .gone: throw AuthError.invalidCredentials
+        case .banned: throw AuthError.userBanned
+        }
         let time = now()
         let token = SessionIssuer.randomToken()
         let session = try await store.createSession(

@@ -57,21 +57,29 @@ struct AuthHarness {
             let router = Router(context: CompassRequestContext.self)
             api.addRoutes(to: router)
             let keys = try APIKeys(secret: secret)
-            try await api.pool.withRunning { _ in
-                try await peerAPI.pool.withRunning { _ in
-                    try await Application(router: router).test(.router) { client in
-                        // Made here: a router is not Sendable, so it cannot be captured from outside.
-                        let peerRouter = Router(context: CompassRequestContext.self)
-                        peerAPI.addRoutes(to: peerRouter)
-                        try await Application(router: peerRouter).test(.router) { peer in
-                            try await body(
-                                AuthHarness(
-                                    database: database, client: client, peer: peer, keys: keys, clock: clock, verifier: verifier))
-                        }
+            try await runningPools([api.pool, peerAPI.pool, api.counterPool, peerAPI.counterPool]) {
+                try await Application(router: router).test(.router) { client in
+                    // Made here: a router is not Sendable, so it cannot be captured from outside.
+                    let peerRouter = Router(context: CompassRequestContext.self)
+                    peerAPI.addRoutes(to: peerRouter)
+                    try await Application(router: peerRouter).test(.router) { peer in
+                        try await body(
+                            AuthHarness(
+                                database: database, client: client, peer: peer, keys: keys, clock: clock, verifier: verifier))
                     }
                 }
             }
         }
+    }
+
+    /// Runs `body` with every pool in `pools` running.
+    private static func runningPools(_ pools: ArraySlice<PostgresPool>, _ body: () async throws -> Void) async throws {
+        guard let first = pools.first else { return try await body() }
+        try await first.withRunning { _ in try await runningPools(pools.dropFirst(), body) }
+    }
+
+    private static func runningPools(_ pools: [PostgresPool], _ body: () async throws -> Void) async throws {
+        try await runningPools(pools[...], body)
     }
 
     /// Sends a request with the anon key (unless `key` says otherwise) and the clients' API-version

@@ -1,5 +1,6 @@
 import CompassTestSupport
 import Foundation
+import HTTPTypes
 import Testing
 
 /// `DELETE /admin/users/{id}` with `should_soft_delete`, as supabase-py's and supabase-swift's
@@ -119,6 +120,38 @@ struct SoftDeleteTests {
             #expect(try await signIn.code == "invalid_credentials")
             let sessions = try await auth.query("SELECT count(*)::int FROM auth.sessions WHERE user_id = \(DemoFixture.sofia)")
             #expect(try sessions.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
+
+    /// A refresh holds its session's row, then takes a key-share lock on the account (inserting
+    /// the new token that references it). An admin change that ends sessions must not hold a
+    /// lock that key-share waits for by then, or the two wait for each other (a deadlock: one
+    /// of them a 500).
+    @Test("ending sessions while a refresh is half done waits for the refresh, not a deadlock")
+    func noDeadlockWithARefresh() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            let changes: [(HTTPRequest.Method, String)] = [
+                (.put, #"{"email":"sofia.new@example.com","ban_duration":"1h"}"#),
+                (.put, #"{"email":"sofia.newer@example.com","password":"a-long-password"}"#),
+                (.delete, #"{"should_soft_delete":true}"#),
+            ]
+            for (method, body) in changes {
+                let reset = try await auth.send(
+                    .put, "/admin/users/\(DemoFixture.sofia)", bearer: admin,
+                    json: json(["ban_duration": "none", "email": Self.sofia, "password": AuthHarness.demoPassword]))
+                #expect(reset.status == .ok)
+                #expect(try await auth.signIn(Self.sofia, AuthHarness.demoPassword).status == .ok)
+                let refresh = try await auth.database.connect()
+                _ = try await refresh.query("BEGIN")
+                _ = try await refresh.query("SELECT id FROM auth.sessions WHERE user_id = \(DemoFixture.sofia) FOR UPDATE")
+                async let change = auth.send(method, "/admin/users/\(DemoFixture.sofia)", bearer: admin, json: body)
+                try await Task.sleep(for: .milliseconds(300))
+                _ = try await refresh.query("SELECT 1 FROM auth.users WHERE id = \(DemoFixture.sofia) FOR KEY SHARE")
+                _ = try await refresh.query("COMMIT")
+                await refresh.close()
+                #expect(try await change.status == .ok, "\(body)")
+            }
         }
     }
 }
