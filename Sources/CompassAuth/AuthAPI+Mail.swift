@@ -32,7 +32,11 @@ extension AuthAPI {
         let challenge = try body.challenge()
         try await store.transaction { tx in
             guard let user = try await store.user(email: email, on: tx) else { return }
-            try await mailer.send(.recovery, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
+            do {
+                try await mailer.send(.recovery, to: user, redirectTo: target, challenge: challenge, now: sessions.now(), on: tx)
+            } catch let error as AuthError where error.code == AuthError.userNotFound.code {
+                // Deleted while this request ran: answered as for any address without an account.
+            }
         }
         return JSONReply.text("{}")
     }

@@ -106,10 +106,13 @@ extension AuthStore {
     }
 
     /// The account's state, its row held against a concurrent soft delete or ban until the
-    /// transaction ends (either would then end a session started now too).
-    func accountState(userID: UUID, on tx: PostgresConnection) async throws -> AccountState {
+    /// transaction ends (either would then end a session started now too). `forWriting` when the
+    /// transaction goes on to write the row itself (a share lock two of them held would each wait
+    /// for the other to upgrade).
+    func accountState(userID: UUID, forWriting: Bool = false, on tx: PostgresConnection) async throws -> AccountState {
         let rows = try await tx.query("""
-            SELECT deleted_at IS NOT NULL, coalesce(banned_until > now(), false) FROM auth.users WHERE id = \(userID) FOR SHARE
+            SELECT deleted_at IS NOT NULL, coalesce(banned_until > now(), false) FROM auth.users WHERE id = \(userID)
+            \(unescaped: forWriting ? "FOR NO KEY UPDATE" : "FOR SHARE")
             """)
         guard let row = rows.first else { return .gone }
         let (deleted, banned) = try row.decode((Bool, Bool).self)

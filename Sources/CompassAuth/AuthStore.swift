@@ -26,8 +26,20 @@ public struct AuthStore: Sendable {
     }
 
     /// Runs `body` in one transaction as `supabase_auth_admin`.
+    ///
+    /// A transaction Postgres ended to break a deadlock is run again (twice at most): the paths
+    /// that take their locks in opposite orders (a `/verify` or PKCE exchange locks its token
+    /// before the account, a soft delete the account before its tokens) meet only in races, and
+    /// one of them then runs alone. A mail the first run sent may go out twice.
     public func transaction<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await transaction(on: pool, body)
+        var attempt = 1
+        while true {
+            do {
+                return try await transaction(on: pool, body)
+            } catch SQLState.deadlockDetected where attempt < 3 {
+                attempt += 1
+            }
+        }
     }
 
     /// The same on `pool`.

@@ -20,6 +20,8 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let foreignKeyViolation = SQLState(rawValue: "23503")
     public static let notNullViolation = SQLState(rawValue: "23502")
     public static let checkViolation = SQLState(rawValue: "23514")
+    /// Postgres ended this transaction to break a lock cycle; running it again may succeed.
+    public static let deadlockDetected = SQLState(rawValue: "40P01")
     public static let insufficientPrivilege = SQLState(rawValue: "42501")
     public static let undefinedTable = SQLState(rawValue: "42P01")
     public static let undefinedColumn = SQLState(rawValue: "42703")

@@ -154,4 +154,43 @@ struct SoftDeleteTests {
             }
         }
     }
+
+    /// `/verify` locks its token before the account; a soft delete the account before the
+    /// tokens. When they meet, Postgres ends one of them: the request is run again, not a 500.
+    @Test("a verification that deadlocks with a soft delete is run again")
+    func verifyRacingADelete() async throws {
+        try await AuthHarness.with { auth in
+            let link = try await auth.send(
+                .post, "/admin/generate_link", bearer: auth.keys.serviceRole, json: json(["type": "magiclink", "email": Self.sofia]))
+            let hash = try #require(link["hashed_token"])
+            let delete = try await auth.database.connect()
+            _ = try await delete.query("BEGIN")
+            _ = try await delete.query("SELECT 1 FROM auth.users WHERE id = \(DemoFixture.sofia) FOR NO KEY UPDATE")
+            async let verify = auth.send(.post, "/verify", json: json(["type": "magiclink", "token_hash": hash]))
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await delete.query("DELETE FROM auth.one_time_tokens WHERE user_id = \(DemoFixture.sofia)")
+            _ = try await delete.query("UPDATE auth.users SET deleted_at = now() WHERE id = \(DemoFixture.sofia)")
+            _ = try await delete.query("COMMIT")
+            await delete.close()
+            let reply = try await verify
+            #expect(reply.status == .forbidden)
+            #expect(reply.code == "otp_expired")
+        }
+    }
+
+    @Test("a recovery mail asked for while the account is being deleted leaves no token behind")
+    func recoverRacingADelete() async throws {
+        try await AuthHarness.with { auth in
+            let delete = try await auth.database.connect()
+            _ = try await delete.query("BEGIN")
+            _ = try await delete.query("UPDATE auth.users SET deleted_at = now() WHERE id = \(DemoFixture.sofia)")
+            async let recover = auth.send(.post, "/recover", json: json(["email": Self.sofia]))
+            try await Task.sleep(for: .milliseconds(300))
+            _ = try await delete.query("COMMIT")
+            await delete.close()
+            #expect(try await recover.status == .ok)
+            let tokens = try await auth.query("SELECT count(*)::int FROM auth.one_time_tokens WHERE user_id = \(DemoFixture.sofia)")
+            #expect(try tokens.first?.decode(Int.self, at: 0) == 0)
+        }
+    }
 }

@@ -65,6 +65,9 @@ struct AuthMailer: Sendable {
         _ template: MailTemplate, to userID: UUID, address: String, kind: OneTimeToken.Kind, redirectTo: String,
         challenge: PKCEChallenge? = nil, now: Date, on tx: PostgresConnection
     ) async throws -> (token: OneTimeToken, link: String) {
+        // The account first (then its tokens), the order a soft delete takes them in; an account
+        // deleted meanwhile gets no token that would keep its address.
+        guard try await store.accountState(userID: userID, forWriting: true, on: tx) != .gone else { throw AuthError.userNotFound }
         let token = keys.issue(for: address)
         try await store.saveToken(userID: userID, kind: kind, hash: token.storedHash, sentTo: address, now: now, on: tx)
         if let challenge {
