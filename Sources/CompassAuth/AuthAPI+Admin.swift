@@ -119,7 +119,6 @@ extension AuthAPI {
             return try ImportedPasswordHash.storable(text)
         }
         let user = try await store.transaction { tx -> AuthUser? in
-            if let id, try await store.user(id: id, on: tx) != nil { throw AuthError.userIDTaken }
             guard let created = try await store.insertUser(
                 id: id, email: email, password: body.password, passwordHash: hash, userMetadata: body.user_metadata ?? .object([:]),
                 appMetadata: body.app_metadata, confirmed: body.email_confirm ?? false, on: tx)

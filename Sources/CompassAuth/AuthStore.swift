@@ -122,7 +122,7 @@ public struct AuthStore: Sendable {
                     """)[0].decode(UUID.self, at: 0)
             }
         } catch let error as PostgresError where error.sqlState == .uniqueViolation {
-            // A chosen id that another request took first (the handler checked it was free).
+            // A chosen id that is taken: the primary key, not the email, refused it.
             if error.constraint == "users_pkey" { throw AuthError.userIDTaken }
             return nil
         }

@@ -1,3 +1,4 @@
+import CompassTokens
 import Crypto
 import Foundation
 
@@ -132,17 +133,11 @@ enum OAuthClientRules {
 enum OAuthClientSecret {
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL(Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
+        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncoded
     }
 
     /// What is stored: the base64url SHA-256 of the secret, as GoTrue stores it.
     static func hash(_ secret: String) -> String {
-        base64URL(Data(SHA256.hash(data: Data(secret.utf8))))
-    }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(SHA256.hash(data: Data(secret.utf8))).base64URLEncoded
     }
 }

@@ -1,3 +1,4 @@
+import CompassTokens
 import Crypto
 import Foundation
 
@@ -29,10 +30,7 @@ struct PKCEChallenge: Sendable, Hashable {
         switch method {
         case .plain: return verifier == challenge
         case .s256:
-            let digest = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-            return digest == challenge
+            return Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded == challenge
         }
     }
 

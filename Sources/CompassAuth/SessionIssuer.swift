@@ -112,7 +112,7 @@ public struct SessionIssuer: Sendable {
     /// The successor of `token`.
     func derive(from token: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: derivationKey)
-        return SessionIssuer.encode(Data(mac).prefix(18))
+        return Data(Data(mac).prefix(18)).base64URLEncoded
     }
 
     /// The descendant of `token` whose hash is `hash` (a few rotations at most within the interval).
@@ -128,7 +128,7 @@ public struct SessionIssuer: Sendable {
     /// 144 random bits, URL-safe.
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        return encode(Data((0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }))
+        return Data((0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncoded
     }
 
     /// What is stored of a token: its hex SHA-256.
@@ -136,7 +136,4 @@ public struct SessionIssuer: Sendable {
         SHA256.hash(data: Data(token.utf8)).hexString
     }
 
-    private static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-    }
 }

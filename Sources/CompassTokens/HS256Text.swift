@@ -16,11 +16,7 @@ enum HS256Text {
     }
 
     /// Unpadded base64url.
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ data: Data) -> String { data.base64URLEncoded }
 
     /// Decodes one base64url part (padding optional) as UTF-8 text.
     static func decodedText(_ part: Substring) -> String? {
