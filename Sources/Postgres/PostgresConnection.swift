@@ -150,6 +150,25 @@ public actor PostgresConnection {
         return PQtransactionStatus(handle) == PQTRANS_IDLE
     }
 
+    /// ``isReusableBetweenLeases``, and the server has sent nothing since the last lease.
+    ///
+    /// A server restart, `pg_terminate_backend` or a killed backend ends idle connections behind
+    /// the pool's back: the server's last words (a `FATAL`, which libpq files as a notice while
+    /// idle) and then end of file wait unread in the socket, and libpq reports the connection
+    /// healthy until it next reads. An idle pooled connection is otherwise sent nothing (bar a
+    /// setting the server reports after a configuration reload, which costs one reconnect here),
+    /// so one `poll` with no timeout, about a microsecond, decides: anything waiting, and the
+    /// pool opens a fresh connection instead.
+    nonisolated var isUsableAtCheckout: Bool {
+        betweenLeases.withLock { owned in
+            guard let handle = owned?.connection, PQstatus(handle) == CONNECTION_OK,
+                PQtransactionStatus(handle) == PQTRANS_IDLE
+            else { return false }
+            var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            return socket.fd >= 0 && poll(&socket, 1, 0) == 0
+        }
+    }
+
     /// True once the connection is closed or broken.
     public var isClosed: Bool {
         guard let handle else { return true }

@@ -16,7 +16,8 @@ import Synchronization
 /// task per waiter) and the shutdown: when it ends (graceful shutdown or cancellation),
 /// waiting checkouts fail with `.poolClosed`, idle connections close, and leased ones close
 /// when returned. At most `maximumConnections` are open; connections that come back broken
-/// or still inside a transaction are closed, not reused.
+/// or still inside a transaction are closed, not reused, and so is an idle one the server
+/// ended meanwhile (a restart, `pg_terminate_backend`), found at checkout.
 public actor PostgresPool: Service {
     /// Where connections go.
     public nonisolated let configuration: PostgresConfiguration
@@ -140,7 +141,7 @@ public actor PostgresPool: Service {
                 break
             case .running:
                 while let connection = idle.popLast() {
-                    if connection.isReusableBetweenLeases { return connection }
+                    if connection.isUsableAtCheckout { return connection }
                     openCount -= 1
                     await connection.close()
                 }

@@ -1,4 +1,5 @@
 import CompassTestSupport
+import CompassTokens
 import Foundation
 import Testing
 
@@ -20,6 +21,7 @@ struct ReadinessTests {
 
         let ready = try Self.parts(try await worker.waitFor("/ready", status: 200))
         #expect(ready == ["status": "ready", "database": "ok", "migrations": "ok", "listen": "ok"])
+        #expect(try await Self.concurrentReads(worker, count: 4) == [200, 200, 200, 200])  // fills the REST pool
 
         try cluster.stop()
         let down = try Self.parts(try await worker.waitFor("/ready", status: 503))
@@ -31,7 +33,21 @@ struct ReadinessTests {
         try cluster.restart()
         let back = try Self.parts(try await worker.waitFor("/ready", status: 200, timeout: .seconds(30)))
         #expect(back["listen"] == "ok")
+        // The pooled connections died with the old server: none of them costs a request its answer.
+        #expect(try await Self.concurrentReads(worker, count: 4) == [200, 200, 200, 200])
+        #expect(try await Self.concurrentReads(worker, count: 1) == [200])
         #expect(try await worker.stop() == 0)
+    }
+
+    /// `count` REST reads at once; their statuses.
+    static func concurrentReads(_ worker: WorkerProcess, count: Int) async throws -> [Int] {
+        let headers = ["apikey": try APIKeys(secret: WorkerProcess.secret).serviceRole]
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                group.addTask { try await worker.request("/rest/v1/schools?select=id&limit=1", headers: headers).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
     }
 
     @Test func aKilledProbeConnectionIsReplacedWithoutReportingTheDatabaseDown() async throws {

@@ -51,6 +51,48 @@ struct PostgresPoolAndListenerTests {
         }
     }
 
+    /// A server restart or `pg_terminate_backend` ends idle pooled connections behind the pool's
+    /// back; the next request must get a live connection, not the dead one's error.
+    @Test func connectionsTheServerEndedWhileIdleAreReplacedAtCheckout() async throws {
+        try await TestDatabase.with { database in
+            let pool = PostgresPool(configuration: database.configuration, maximumConnections: 2, logger: TestDatabase.logger)
+            try await pool.withRunning { pool in
+                let pids = try await withThrowingTaskGroup(of: Int32.self) { group in
+                    let (bothLeased, signal) = AsyncStream.makeStream(of: Void.self)
+                    for _ in 0..<2 {
+                        group.addTask {
+                            try await pool.withConnection { connection in
+                                signal.yield()
+                                for await _ in bothLeased { break }
+                                return await connection.backendPID
+                            }
+                        }
+                    }
+                    try await Task.sleep(for: .milliseconds(200))
+                    signal.finish()
+                    return try await group.reduce(into: [Int32]()) { $0.append($1) }
+                }
+                #expect(Set(pids).count == 2)
+                let observer = try await database.connect()
+                _ = try await observer.query("SELECT pg_terminate_backend(pid::int4) FROM unnest(\(pids.map(Int64.init))::int8[]) AS pid")
+                for _ in 0..<100 {  // until both backends are gone
+                    let left = try await observer.query(
+                        "SELECT count(*)::int8 FROM pg_stat_activity WHERE pid = ANY(\(pids.map(Int64.init))::int8[]::int4[])"
+                    )[0].decode(Int64.self, at: 0)
+                    if left == 0 { break }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                await observer.close()
+                for _ in 0..<3 {
+                    let value = try await pool.withConnection { try await $0.query("SELECT 42::int4")[0].decode(Int.self, at: 0) }
+                    #expect(value == 42)
+                }
+                let now = try await pool.withConnection { await $0.backendPID }
+                #expect(!pids.contains(now))
+            }
+        }
+    }
+
     @Test func checkoutsWaitForRunAndFailOnceItEnds() async throws {
         try await TestDatabase.with { database in
             let pool = PostgresPool(configuration: database.configuration, maximumConnections: 1, logger: TestDatabase.logger)
