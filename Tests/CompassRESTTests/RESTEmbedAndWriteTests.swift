@@ -28,6 +28,21 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    /// An embed's rows are aggregated whole even when the client names a column like the embed's
+    /// alias in SQL (`interactions_1`, `pgrst_1`): a bare alias there would mean that column.
+    @Test func anEmbedKeepsItsRowsWhenAColumnIsNamedLikeItsAlias() async throws {
+        try await RESTHarness.with { rest in
+            let token = try await rest.token(Demo.sofia)
+            for alias in ["interactions_1", "pgrst_1"] {
+                let reply = try await rest.request(
+                    .get, "schools?select=name,interactions(\(alias):type)&id=eq.\(Demo.stanford)&interactions.limit=1", token: token)
+                #expect(reply.status == 200, "\(reply)")
+                let embedded = reply.array.first?["interactions"] as? [[String: Any]]
+                #expect(embedded?.count == 1 && embedded?.first?[alias] is String, "\(reply.body)")
+            }
+        }
+    }
+
     @Test func viewsEmbedThroughTheForeignKeysOfTheTablesTheyShow() async throws {
         try await RESTHarness.with { rest in
             try await rest.addSamples()

@@ -117,7 +117,7 @@ struct SQLBindingTests {
         let statement = try readStatement("select=id,school:schools(name)&logged_by=eq.A1&order=content.desc.nullslast&limit=50")
         #expect(statement.text.contains(#""interactions"."logged_by" = $"#))
         #expect(statement.text.contains(#"ORDER BY "interactions"."content" DESC NULLS LAST"#))
-        #expect(statement.text.contains(#"LEFT JOIN LATERAL (SELECT "pgrst_1"."name" AS "name" FROM "public"."schools" AS "pgrst_1" WHERE "pgrst_1"."id" = "interactions"."school_id""#))
+        #expect(statement.text.contains(#"LEFT JOIN LATERAL (SELECT "schools_1"."name" AS "name" FROM "public"."schools" AS "schools_1" WHERE "schools_1"."id" = "interactions"."school_id""#))
         #expect(statement.binds.contains("A1"))
         #expect(statement.binds.contains("50"))
         let path = try readStatement(#"select=k:changes->"a'); DROP TABLE x; --"&changes->>k=eq.v"#.replacingOccurrences(of: " ", with: "%20"))

@@ -32,12 +32,7 @@ struct RESTExecutor: Sendable {
     let pool: PostgresPool
     let maximumReplyBytes: Int
 
-    /// Runs `statement` built from the schema cache of load `schemaGeneration`.
-    ///
-    /// The generation goes into the statement's text, so plans prepared before a schema reload
-    /// (their parameter types inferred from the old columns) are never run again. A statement that
-    /// was prepared but is gone or stale on the server fails before anything ran: the transaction
-    /// is rolled back and sent once more.
+    /// Runs `statement` built from the schema cache of load `schemaGeneration` (see ``transaction(_:scope:readOnly:rollback:timing:_:)``).
     /// `estimate`, an `EXPLAIN (FORMAT JSON)` run after the statement in the same transaction (a
     /// read's `count=planned` or `estimated`), makes the total the planner's row estimate, or
     /// the larger of it and the count when the statement counted.
@@ -45,7 +40,55 @@ struct RESTExecutor: Sendable {
         _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool = false,
         estimate: PostgresQuery? = nil, exactCountUpTo cap: Int? = nil, timing: ServerTiming? = nil, check: (StatementResult) throws(RESTError) -> Void = { _ in }
     ) async throws(RESTError) -> StatementResult {
-        let tagged: PostgresQuery = "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
+        let statements = [Self.tagged(statement, schemaGeneration).prepared] + (estimate.map { [$0] } ?? [])
+        return try await transaction(statements, scope: scope, readOnly: readOnly, rollback: rollback, timing: timing) { results in
+            var result = try statementResult(try results[0].get())
+            if estimate != nil, let planned = try Self.plannedRows(try results[1].get()) {
+                // count=estimated: the larger of the count and the estimate, but the count
+                // itself while it is within a cap (`cap`: db-max-rows), as PostgREST.
+                if let total = result.total, let cap, total <= cap {
+                    result.total = total
+                } else {
+                    result.total = max(result.total ?? planned, planned)
+                }
+            }
+            try check(result)
+            return result
+        }
+    }
+
+    /// Runs `statement`, an `EXPLAIN` (``SQLBuilder/init(explaining:)``), in the transaction its
+    /// request would have run in, ended the same way (an `ANALYZE` of a write commits unless the
+    /// request rolls back, as in PostgREST), and returns the plan: `FORMAT JSON`'s one row or
+    /// `FORMAT TEXT`'s lines, each followed by a newline, as PostgREST sends them.
+    func explain(
+        _ statement: PostgresQuery, schemaGeneration: Int, scope: RequestScope, readOnly: Bool, rollback: Bool, timing: ServerTiming?
+    ) async throws(RESTError) -> ByteBuffer {
+        // Not prepared: plans are asked for now and then, and each would hold a prepared statement.
+        try await transaction([Self.tagged(statement, schemaGeneration)], scope: scope, readOnly: readOnly, rollback: rollback, timing: timing) { results in
+            var plan = ByteBuffer()
+            for row in try results[0].get() {
+                plan.writeBytes(try row.bytes(at: 0) ?? [])
+                plan.writeInteger(UInt8(ascii: "\n"))
+            }
+            return plan
+        }
+    }
+
+    /// `statement` marked with the schema cache's load number, so plans prepared before a schema
+    /// reload (their parameter types inferred from the old columns) are never run again.
+    private static func tagged(_ statement: PostgresQuery, _ schemaGeneration: Int) -> PostgresQuery {
+        "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
+    }
+
+    /// One request's transaction: `BEGIN` (read-only for `readOnly`), the scope, `statements`, then
+    /// `finish` reads their results (in order) and may refuse them, which rolls everything back;
+    /// else it ends as `rollback` says. A statement that was prepared but is gone or stale on the
+    /// server fails before anything ran: the transaction is rolled back and sent once more.
+    private func transaction<T>(
+        _ statements: [PostgresQuery], scope: RequestScope, readOnly: Bool, rollback: Bool,
+        timing: ServerTiming?, _ finish: ([Result<PostgresResult, PostgresError>]) throws -> T
+    ) async throws(RESTError) -> T {
         timing?.mark(.plan)
         defer { timing?.mark(.transaction) }
         do {
@@ -53,26 +96,15 @@ struct RESTExecutor: Sendable {
                 // Prepared like the rest, so Postgres does not parse and plan them anew per request.
                 let end = (rollback ? "ROLLBACK" : "COMMIT" as PostgresQuery).prepared
                 let begin = (readOnly ? "BEGIN READ ONLY" : "BEGIN" as PostgresQuery).prepared
-                var statements = [begin, scope.statement.prepared, tagged.prepared]
-                if let estimate { statements.append(estimate) }
-                if readOnly { statements.append(end) }
+                var pipeline = [begin, scope.statement.prepared] + statements
+                if readOnly { pipeline.append(end) }
                 for attempt in 1...2 {
                     do {
-                        let results = try await connection.pipeline(statements)
+                        let results = try await connection.pipeline(pipeline)
                         for result in results { _ = try result.get() }
-                        var result = try statementResult(try results[2].get())
-                        if estimate != nil, let planned = try Self.plannedRows(try results[3].get()) {
-                            // count=estimated: the larger of the count and the estimate, but the count
-                            // itself while it is within a cap (`cap`: db-max-rows), as PostgREST.
-                            if let total = result.total, let cap, total <= cap {
-                                result.total = total
-                            } else {
-                                result.total = max(result.total ?? planned, planned)
-                            }
-                        }
-                        try check(result)
+                        let value = try finish(Array(results[2..<(2 + statements.count)]))
                         if !readOnly { try await connection.query(end) }
-                        return result
+                        return value
                     } catch {
                         // Still inside the failed (or refused) transaction: end it so the connection is reusable.
                         if await !connection.isReusable, await !connection.isClosed { _ = try? await connection.query("ROLLBACK") }

@@ -19,7 +19,7 @@ extension RESTAPI {
         plan.read = plan.read?.limitingEmbeds(to: configuration.maximumRows)
         // Rows of a table are negotiated as that table's (its handlers apply); anything else as the function's own.
         let target: MediaHandlers.Target = plan.function.returnTable.map { .relation($0) } ?? .function(plan.function.name)
-        let media = try request.mediaType(handlers: cache.mediaHandlers, target: target)
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: target, allowsPlans: configuration.allowsPlans)
         if media.shape == .csv, plan.function.returnsScalar || plan.function.returnsVoid {
             throw .unavailableMediaTypes(["text/csv"])
         }
@@ -27,6 +27,9 @@ extension RESTAPI {
         let statement = CallQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
+        if media.plan != nil {
+            return try await planReply(statement, cache: cache, request: request, media: media, readOnly: request.method.isRead)
+        }
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
         let maxAffected = request.preferences.enforcedMaxAffected
         if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }

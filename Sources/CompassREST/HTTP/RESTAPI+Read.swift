@@ -7,13 +7,14 @@ extension RESTAPI {
         let range = try request.range().limited(to: configuration.maximumRows)
         var planner = ReadPlanner(cache: cache, allowsAggregates: configuration.allowsAggregates)
         let plan = try planner.plan(table: table, parameters: request.parameters, range: range).limitingEmbeds(to: configuration.maximumRows)
-        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name))
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name), allowsPlans: configuration.allowsPlans)
         // count=estimated under a row cap, as PostgREST's: the count stops past the cap, and is
         // exact up to it; past it, the larger of what it reached and the planner's estimate.
         let countCap = request.preferences.count == "estimated" ? configuration.maximumRows : nil
         let statement = ReadQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, countLimit: countCap.map { $0 == .max ? $0 : $0 + 1 }, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
+        if media.plan != nil { return try await planReply(statement, cache: cache, request: request, media: media, readOnly: true) }
         let estimate = request.preferences.wantsPlannedCount ? ReadQueryBuilder.rowEstimate(plan, schema: cache.schema).query : nil
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: true, estimate: estimate,

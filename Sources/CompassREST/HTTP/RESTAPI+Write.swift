@@ -15,11 +15,12 @@ extension RESTAPI {
             method: method, table: table, cache: cache, parameters: request.parameters, preferences: preferences,
             body: requestBody, requiresFilters: configuration.requiresFilteredWrites,
             allowsAggregates: configuration.allowsAggregates)
-        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name))
+        let media = try request.mediaType(handlers: cache.mediaHandlers, target: .relation(table.name), allowsPlans: configuration.allowsPlans)
         let location = method == .post && preferences.representation == .headersOnly
         let statement = MutationQueryBuilder.statement(
             plan, schema: cache.schema, count: preferences.wantsCount, media: media, location: location,
             maximumReplyBytes: configuration.maximumReplyBytes)
+        if media.plan != nil { return try await planReply(statement, cache: cache, request: request, media: media, readOnly: false) }
         let maxAffected = method == .patch || method == .delete ? preferences.enforcedMaxAffected : nil
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: false,

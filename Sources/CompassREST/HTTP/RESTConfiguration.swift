@@ -15,7 +15,9 @@ import Foundation
 /// request's transaction ends and whether `Prefer: tx=rollback` may choose, and
 /// `COMPASS_REST_SCHEMAS` (default `public`) the exposed schemas, comma-separated,
 /// `COMPASS_REST_AGGREGATES` (PostgREST's `db-aggregates-enabled`, default false) whether `select=`
-/// may aggregate (`count()`, `amount.sum()`, …), and
+/// may aggregate (`count()`, `amount.sum()`, …),
+/// `COMPASS_REST_DB_PLAN_ENABLED` (PostgREST's `db-plan-enabled`, default false) whether
+/// `Accept: application/vnd.pgrst.plan` gets a request's `EXPLAIN`, and
 /// `COMPASS_REST_OPENAPI_MODE`, `COMPASS_REST_OPENAPI_SERVER_PROXY_URI` and
 /// `COMPASS_REST_OPENAPI_SECURITY_ACTIVE` the OpenAPI description at the root (``OpenAPISettings``).
 public struct RESTConfiguration: Sendable {
@@ -42,6 +44,10 @@ public struct RESTConfiguration: Sendable {
     /// Whether `select=` may name aggregates (`count()`, `amount.sum()`, grouped by the other
     /// columns). Off by default, as PostgREST: one request could make Postgres aggregate a whole table.
     public var allowsAggregates = false
+    /// Whether `Accept: application/vnd.pgrst.plan` answers with the request's `EXPLAIN` (PostgREST's
+    /// `db-plan-enabled`). Off by default, as PostgREST: a plan tells how the data is laid out, and
+    /// `options=analyze` runs the statement.
+    public var allowsPlans = false
     /// What `GET /rest/v1/` describes, and where it says the API lives.
     public var openAPI = OpenAPISettings()
     /// `COMPASS_REST_EXTRA_SEARCH_PATH` (PostgREST's `db-extra-search-path`, default `public`):
@@ -64,6 +70,7 @@ public struct RESTConfiguration: Sendable {
         maximumRows = try environment.positiveInteger("COMPASS_REST_MAX_ROWS")
         if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
         if let timing = try environment.boolean("COMPASS_REST_SERVER_TIMING") { serverTiming = timing }
+        if let plans = try environment.boolean("COMPASS_REST_DB_PLAN_ENABLED") { allowsPlans = plans }
         if let list = environment.string("COMPASS_REST_EXTRA_SEARCH_PATH") {
             extraSearchPath = list.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         }

@@ -10,7 +10,7 @@ struct RESTRequest: Sendable {
     var method: RESTMethod
     var scope: RequestScope
     var preferences: Preferences
-    /// `Accept`, most preferred first; ``mediaType(handlers:target:select:)`` negotiates it once the request is planned.
+    /// `Accept`, most preferred first; ``mediaType(handlers:target:allowsPlans:)`` negotiates it once the request is planned.
     var accept: [MediaRange]
     var parameters: QueryParameters
     /// The `Range` header (GET only, as PostgREST honours it).
@@ -61,11 +61,11 @@ struct RESTRequest: Sendable {
     /// The representation to reply in, negotiated as PostgREST does once a request is planned:
     /// `target` is the table, view or function whose rows the reply holds; its own handlers apply
     /// only when `select=` is the default `*`.
-    func mediaType(handlers: MediaHandlers, target: MediaHandlers.Target) throws(RESTError) -> ReplyMediaType {
+    func mediaType(handlers: MediaHandlers, target: MediaHandlers.Target, allowsPlans: Bool) throws(RESTError) -> ReplyMediaType {
         let select = parameters.select
         let isDefaultSelect =
             if select.count == 1, case .column(let column) = select[0] { column.field.name == "*" } else { false }
-        return try ReplyMediaType.negotiate(accept, handlers: handlers, target: isDefaultSelect ? target : nil)
+        return try ReplyMediaType.negotiate(accept, handlers: handlers, target: isDefaultSelect ? target : nil, allowsPlans: allowsPlans)
     }
 
     /// The schema the request names, PostgREST's profiles: reads with Accept-Profile, writes and

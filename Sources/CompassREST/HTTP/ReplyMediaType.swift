@@ -22,6 +22,8 @@ struct ReplyMediaType: Sendable, Hashable {
     var shape: Shape
     /// `;nulls=stripped`: keys whose value is null are left out of every object.
     var stripsNulls = false
+    /// The statement's `EXPLAIN` instead of its body in this representation (`vnd.pgrst.plan`).
+    var plan: PlanOutput?
 
     static let json = ReplyMediaType(shape: .array)
 
@@ -30,21 +32,27 @@ struct ReplyMediaType: Sendable, Hashable {
 
     /// Whether the body is bytes (a handler's domain over `bytea`), sent by the statement as hex.
     var isBinary: Bool {
-        if case .handler(let handler) = shape { return handler.isBinary }
+        if plan == nil, case .handler(let handler) = shape { return handler.isBinary }
         return false
     }
 
-    /// The `Content-Type` of a reply in this representation.
+    /// The `Content-Type` of a reply in this representation: PostgREST names a charset for the
+    /// types it knows (a plan's among them), and none for a handler's other types.
     var contentType: String {
+        if let plan { return plan.mediaType(for: bodyType) + "; charset=utf-8" }
+        if case .handler(let handler) = shape, !Self.textTypes.contains(handler.mediaType) { return bodyType }
+        return bodyType + "; charset=utf-8"
+    }
+
+    /// The body's media type, without a charset.
+    private var bodyType: String {
         switch (shape, stripsNulls) {
-        case (.array, false): "application/json; charset=utf-8"
-        case (.array, true): "application/vnd.pgrst.array+json;nulls=stripped; charset=utf-8"
-        case (.singleObject, false): "application/vnd.pgrst.object+json; charset=utf-8"
-        case (.singleObject, true): "application/vnd.pgrst.object+json;nulls=stripped; charset=utf-8"
-        case (.csv, _): "text/csv; charset=utf-8"
-        case (.handler(let handler), _):
-            // PostgREST names a charset for the text types it knows, and none for others.
-            Self.textTypes.contains(handler.mediaType) ? handler.mediaType + "; charset=utf-8" : handler.mediaType
+        case (.array, false): "application/json"
+        case (.array, true): "application/vnd.pgrst.array+json;nulls=stripped"
+        case (.singleObject, false): "application/vnd.pgrst.object+json"
+        case (.singleObject, true): "application/vnd.pgrst.object+json;nulls=stripped"
+        case (.csv, _): "text/csv"
+        case (.handler(let handler), _): handler.mediaType
         }
     }
 
@@ -56,16 +64,32 @@ struct ReplyMediaType: Sendable, Hashable {
     /// The first of `accept` (see ``MediaRange/ordered(_:)``) that can be sent: the vendored JSON
     /// forms first (no handler overrides them), then a handler of the schema for `target` (a table,
     /// view or function whose own rows the reply holds; nil when `select=` chose columns) or for
-    /// any rows, then the built-in JSON and CSV. 406 PGRST107 when none can.
-    static func negotiate(_ accept: [MediaRange], handlers: MediaHandlers, target: MediaHandlers.Target?) throws(RESTError) -> ReplyMediaType {
+    /// any rows, then the built-in JSON and CSV. A plan (`vnd.pgrst.plan`) of the representation its
+    /// `for` names, when `allowsPlans`; passed over otherwise, as PostgREST does without
+    /// `db-plan-enabled`. 406 PGRST107 when none can.
+    static func negotiate(
+        _ accept: [MediaRange], handlers: MediaHandlers, target: MediaHandlers.Target?, allowsPlans: Bool = false
+    ) throws(RESTError) -> ReplyMediaType {
         for range in accept where range.quality > 0 {
-            if let media = vendored(range) { return media }
-            if let handler = handlers.handler(for: range.handlerLookupType, target: target) {
-                return ReplyMediaType(shape: .handler(handler))
+            if let format = PlanOutput.format(of: range.type) {
+                guard allowsPlans else { continue }
+                let explained = MediaRange(range.parameters["for"] ?? "application/json")
+                guard PlanOutput.format(of: explained.type) == nil, var media = representation(explained, handlers: handlers, target: target)
+                else { continue }
+                media.plan = PlanOutput(format: format, options: PlanOutput.options(range.parameters["options"]))
+                return media
             }
-            if let media = builtIn(range) { return media }
+            if let media = representation(range, handlers: handlers, target: target) { return media }
         }
         throw .unavailableMediaTypes(accept.map(\.type))
+    }
+
+    private static func representation(_ range: MediaRange, handlers: MediaHandlers, target: MediaHandlers.Target?) -> ReplyMediaType? {
+        if let media = vendored(range) { return media }
+        if let handler = handlers.handler(for: range.handlerLookupType, target: target) {
+            return ReplyMediaType(shape: .handler(handler))
+        }
+        return builtIn(range)
     }
 
     /// `vnd.pgrst.object`, and `vnd.pgrst.array` with nulls stripped: PostgREST's own forms.

@@ -9,6 +9,8 @@ struct ReadPlanner {
     /// Whether `select=` may name aggregates (``RESTConfiguration/allowsAggregates``).
     let allowsAggregates: Bool
     private var nextAlias = 0
+    /// The root level's alias (its table's name), which no embed's alias may repeat.
+    private var rootAlias = ""
 
     init(cache: SchemaCache, allowsAggregates: Bool = false) {
         self.cache = cache
@@ -21,6 +23,7 @@ struct ReadPlanner {
     ) throws(RESTError) -> ReadPlan {
         try checkRelationships(from: table, items: parameters.select)
         if !allowsAggregates, Self.namesAggregate(parameters.select) { throw .aggregatesNotAllowed }
+        rootAlias = table.name
         var root = try node(table: table, alias: table.name, items: parameters.select, path: [], parameters: parameters)
         root.range = range
         for (path, filter) in parameters.filters where rootFilters || !path.isEmpty {
@@ -70,7 +73,7 @@ struct ReadPlanner {
                 nextAlias += 1
                 let childPath = path + [embed.name]
                 var childPlan = try node(
-                    table: child, alias: "pgrst_\(nextAlias)", items: embed.items, path: childPath, parameters: parameters,
+                    table: child, alias: embedAlias(child.name), items: embed.items, path: childPath, parameters: parameters,
                     hoists: embed.isSpread && relationship.isToOne)
                 childPlan.range = RowRange(offset: parameters.offsets[childPath] ?? 0, limit: parameters.limits[childPath])
                 if embed.isSpread, !relationship.isToOne, childPlan.containsAggregates { throw .notImplemented(.aggregatesInToManySpread) }
@@ -84,6 +87,17 @@ struct ReadPlanner {
             if !allowsAggregates, plan.groupsByOtherOutputs { throw .aggregatesNotAllowed }
         }
         return plan
+    }
+
+    /// The next embed's alias: its table's name and the embed's number, `cities_1`, as PostgREST
+    /// names embedded tables (plans and errors read alike). Unique in the statement, since the
+    /// number is; `pgrst_N` instead where that name would repeat the root's alias or, with the
+    /// `_junction` of a many-to-many join, pass Postgres's 63-byte identifier limit.
+    private func embedAlias(_ table: String) -> String {
+        let alias = "\(table)_\(nextAlias)"
+        let junction = ReadQueryBuilder.junctionAlias(of: alias)
+        guard junction.utf8.count <= 63, alias != rootAlias, junction != rootAlias else { return "pgrst_\(nextAlias)" }
+        return alias
     }
 
     /// A selected column checked against the table: its cast, its aggregate and the aggregate's

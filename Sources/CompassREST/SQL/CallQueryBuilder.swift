@@ -2,7 +2,7 @@
 /// typed values by `json_to_record` and passed by name, so defaults apply to the rest.
 enum CallQueryBuilder {
     static func statement(_ plan: CallPlan, schema: String, count: Bool, media: ReplyMediaType, maximumReplyBytes: Int) -> SQLBuilder {
-        var sql = SQLBuilder()
+        var sql = SQLBuilder(explaining: media.plan)
         let scalar = plan.function.returnsScalar || plan.function.returnsVoid
         // Materialized, so the call runs once: inlined, the planner copies a STABLE or IMMUTABLE
         // call into every use of its value (the count and the body), and a slow function ran twice.

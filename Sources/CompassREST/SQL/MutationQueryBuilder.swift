@@ -9,7 +9,7 @@ enum MutationQueryBuilder {
     static func statement(
         _ plan: MutationPlan, schema: String, count: Bool, media: ReplyMediaType, location: Bool, maximumReplyBytes: Int
     ) -> SQLBuilder {
-        var sql = SQLBuilder()
+        var sql = SQLBuilder(explaining: media.plan)
         func appendTable(_ before: StaticString, _ after: StaticString = "") {
             sql.append(before)
             sql.append(qualifiedName: plan.table.name, in: schema)

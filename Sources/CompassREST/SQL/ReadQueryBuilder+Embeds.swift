@@ -82,9 +82,10 @@ extension ReadQueryBuilder {
             }
             sql.append("bool_or(TRUE) AS ")
         } else {
+            // `alias.*`: the whole row, even when the embed selects a column named like its alias.
             sql.append("json_agg(")
             sql.append(identifier: alias)
-            sql.append(")::jsonb AS ")
+            sql.append(".*)::jsonb AS ")
         }
         sql.append(identifier: alias)
         sql.append(" FROM (")

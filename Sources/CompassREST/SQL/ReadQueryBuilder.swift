@@ -89,7 +89,7 @@ enum ReadQueryBuilder {
     static func statement(
         _ plan: ReadPlan, schema: String, count: Bool, countLimit: Int? = nil, media: ReplyMediaType, maximumReplyBytes: Int
     ) -> SQLBuilder {
-        var sql = SQLBuilder()
+        var sql = SQLBuilder(explaining: media.plan)
         sql.append("WITH pgrst_source AS (")
         sql.append(select(plan, schema: schema, from: .table))
         sql.openReply()

@@ -1,8 +1,9 @@
 extension SQLBuilder {
     /// Opens `pgrst_reply`, the CTE after `pgrst_source` whose one row is the reply: total,
     /// page count, body and Location, in that order. ``appendBoundedReply(maximumBytes:)`` closes it.
+    /// An explained statement selects the reply's row straight away (see ``init(explaining:)``).
     mutating func openReply() {
-        append("), pgrst_reply AS (SELECT ")
+        append(explains ? ") SELECT " : "), pgrst_reply AS (SELECT ")
     }
 
     /// Closes `pgrst_reply` and selects it with the body withheld (NULL) when it is longer than
@@ -11,6 +12,7 @@ extension SQLBuilder {
     /// `response.status`, the settings a function may make to shape the reply, as PostgREST reads them.
     /// `countsInserts` adds how many rows an upsert inserted (`pgrst.inserted`).
     mutating func appendBoundedReply(maximumBytes: Int, countsInserts: Bool = false) {
+        guard !explains else { return }
         append(") SELECT pgrst_reply.total_result_set, pgrst_reply.page_total,")
         append(" CASE WHEN pg_catalog.octet_length(pgrst_reply.body) <= ")
         bind(String(maximumBytes))

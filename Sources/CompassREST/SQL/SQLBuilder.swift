@@ -14,6 +14,29 @@ import Postgres
 struct SQLBuilder {
     private(set) var text = ""
     private(set) var binds: [String?] = []
+    /// Whether the statement is an `EXPLAIN` (``init(explaining:)``).
+    private(set) var explains = false
+
+    init() {}
+
+    /// A builder whose statement is explained (`plan`) rather than run for its reply: it opens with
+    /// `EXPLAIN (FORMAT …, options)`, and ``openReply()`` and ``appendBoundedReply(maximumBytes:countsInserts:)``
+    /// leave out the reply's bounding, so the plan's top node is the body's aggregate, as PostgREST's.
+    init(explaining plan: PlanOutput?) {
+        guard let plan else { return }
+        explains = true
+        append(plan.format == .json ? "EXPLAIN (FORMAT JSON" : "EXPLAIN (FORMAT TEXT")
+        for option in plan.options {
+            switch option {
+            case .analyze: append(", ANALYZE")
+            case .verbose: append(", VERBOSE")
+            case .settings: append(", SETTINGS")
+            case .buffers: append(", BUFFERS")
+            case .wal: append(", WAL")
+            }
+        }
+        append(") ")
+    }
 
     /// Fixed SQL: keywords, operators, punctuation. A `StaticString`, so it is source text.
     mutating func append(_ sql: StaticString) {
