@@ -43,6 +43,33 @@ struct RESTEmbedAndWriteTests {
         }
     }
 
+    /// Embedded tables are aliased `<table>_<n>` inside their joins (as in PostgREST's plans):
+    /// a column of that name, in the embedded table or in its parent, is still the column, and
+    /// the embed is still the embed.
+    @Test func columnsNamedLikeAnEmbeddedTablesAliasStayColumns() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures("""
+                CREATE TABLE public.rest_addr (id int PRIMARY KEY, rest_addr_1 text);
+                CREATE TABLE public.rest_shop (id int PRIMARY KEY, addr_id int REFERENCES public.rest_addr, rest_addr_1 int);
+                CREATE TABLE public.rest_house (id int PRIMARY KEY);
+                CREATE TABLE public.rest_room (id int PRIMARY KEY, house_id int REFERENCES public.rest_house, rest_room_1 text);
+                INSERT INTO public.rest_addr VALUES (1, NULL);
+                INSERT INTO public.rest_shop VALUES (1, 1, 7), (2, NULL, NULL);
+                INSERT INTO public.rest_house VALUES (1);
+                INSERT INTO public.rest_room VALUES (1, 1, 'kitchen'), (2, 1, 'hall');
+                GRANT SELECT ON public.rest_addr, public.rest_shop, public.rest_house, public.rest_room TO anon;
+                """)
+            let withoutAddress = try await rest.request(.get, "rest_shop?select=id,rest_addr(rest_addr_1)&rest_addr=is.null")
+            #expect(withoutAddress.body == #"[{"id":2,"rest_addr":null}]"#, "\(withoutAddress)")
+            let withAddress = try await rest.request(.get, "rest_shop?select=id,rest_addr(*)&rest_addr=not.is.null")
+            #expect(withAddress.body == #"[{"id":1,"rest_addr":{"id": 1, "rest_addr_1": null}}]"#, "\(withAddress)")
+            let parentColumn = try await rest.request(.get, "rest_shop?select=id,rest_addr_1,rest_addr(id)&rest_addr=is.null")
+            #expect(parentColumn.body == #"[{"id":2,"rest_addr_1":null,"rest_addr":null}]"#, "\(parentColumn)")
+            let spread = try await rest.request(.get, "rest_house?select=id,...rest_room(rest_room_1)&rest_room.order=id")
+            #expect(spread.body == #"[{"id":1,"rest_room_1":["kitchen", "hall"]}]"#, "\(spread)")
+        }
+    }
+
     @Test func viewsEmbedThroughTheForeignKeysOfTheTablesTheyShow() async throws {
         try await RESTHarness.with { rest in
             try await rest.addSamples()
@@ -201,6 +228,25 @@ struct RESTEmbedAndWriteTests {
             let lenient = try await rest.request(.delete, "rest_samples?id=gt.0", headers: ["Prefer": "max-affected=0"])
             #expect(lenient.status == 204)
             #expect(try await rest.count("SELECT count(*)::int FROM public.rest_samples") == 0)
+        }
+    }
+
+    /// A write rolled back (`tx=rollback`) answers what it would have answered committed: a
+    /// deferred constraint it breaks is checked before the rollback, as PostgREST does.
+    @Test func aRolledBackWriteStillAnswersItsDeferredConstraints() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures("""
+                CREATE TABLE public.rest_deferred (id int PRIMARY KEY, code text UNIQUE DEFERRABLE INITIALLY DEFERRED);
+                INSERT INTO public.rest_deferred VALUES (1, 'a');
+                GRANT SELECT, INSERT ON public.rest_deferred TO anon;
+                """)
+            for preference in ["tx=rollback", "tx=commit"] {
+                let duplicate = try await rest.request(.post, "rest_deferred", headers: ["Prefer": preference], body: #"{"id": 2, "code": "a"}"#)
+                #expect(duplicate.isError("23505", status: 409), "\(preference): \(duplicate)")
+            }
+            let fine = try await rest.request(.post, "rest_deferred", headers: ["Prefer": "tx=rollback"], body: #"{"id": 2, "code": "b"}"#)
+            #expect(fine.status == 201)
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_deferred") == 1)
         }
     }
 

@@ -70,11 +70,11 @@ struct SQLBuilderTests {
         let statement = ReadQueryBuilder.statement(plan, schema: "public", count: false, media: .json, maximumReplyBytes: 1 << 24)
         #expect(
             statement.text
-                == #"WITH pgrst_source AS (SELECT "schools"."name" AS "name", COALESCE("interactions_1"."interactions_1", '[]'::jsonb) AS"#
-                    + #" "interactions" FROM "public"."schools" AS "schools" INNER JOIN LATERAL (SELECT json_agg("interactions_1".*)::jsonb AS"#
-                    + #" "interactions_1" FROM (SELECT "interactions_1"."content" AS "content" FROM "public"."interactions" AS "interactions_1" WHERE"#
-                    + #" "interactions_1"."school_id" = "schools"."id" AND ("interactions_1"."content" = $1)) AS "interactions_1") AS "interactions_1" ON"#
-                    + #" "interactions_1"."interactions_1" IS NOT NULL), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
+                == #"WITH pgrst_source AS (SELECT "schools"."name" AS "name", COALESCE("pgrst_1"."pgrst_1", '[]'::jsonb) AS"#
+                    + #" "interactions" FROM "public"."schools" AS "schools" INNER JOIN LATERAL (SELECT json_agg("pgrst_1".*)::jsonb AS"#
+                    + #" "pgrst_1" FROM (SELECT "interactions_1"."content" AS "content" FROM "public"."interactions" AS "interactions_1" WHERE"#
+                    + #" "interactions_1"."school_id" = "schools"."id" AND ("interactions_1"."content" = $1)) AS "pgrst_1") AS "pgrst_1" ON"#
+                    + #" "pgrst_1"."pgrst_1" IS NOT NULL), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
                     + #" pg_catalog.count(_postgrest_t) AS page_total, coalesce(json_agg(_postgrest_t), '[]')::text AS body, NULL::text AS location FROM (SELECT * FROM"#
                     + #" pgrst_source) AS _postgrest_t"# + Self.boundedReply(bind: 2))
         #expect(statement.binds == ["x", "16777216"])
@@ -115,9 +115,9 @@ struct SQLBuilderTests {
                 == #"WITH pgrst_source AS (SELECT pgrst_call.* FROM json_to_record($1::json) AS pgrst_args("who" uuid), LATERAL"#
                     + #" "public"."mine"("who" := pgrst_args."who") AS pgrst_call), pgrst_reply AS (SELECT NULL::bigint AS total_result_set,"#
                     + #" pg_catalog.count(_postgrest_t) AS page_total, coalesce((json_agg(_postgrest_t)->0)::text, 'null') AS body,"#
-                    + #" NULL::text AS location FROM (SELECT "interactions"."id" AS "id", row_to_json("schools_1".*)::jsonb AS "schools""#
+                    + #" NULL::text AS location FROM (SELECT "interactions"."id" AS "id", row_to_json("pgrst_1".*)::jsonb AS "schools""#
                     + #" FROM pgrst_source AS "interactions" LEFT JOIN LATERAL (SELECT "schools_1"."name" AS "name" FROM"#
-                    + #" "public"."schools" AS "schools_1" WHERE "schools_1"."id" = "interactions"."school_id") AS "schools_1" ON TRUE WHERE"#
+                    + #" "public"."schools" AS "schools_1" WHERE "schools_1"."id" = "interactions"."school_id") AS "pgrst_1" ON TRUE WHERE"#
                     + #" ("interactions"."content" = $2) LIMIT $3) AS _postgrest_t"# + Self.boundedReply(bind: 4))
         #expect(statement.binds == [#"{"who":"x"}"#, "z", "4", "16777216"])
     }

@@ -441,6 +441,9 @@ struct FanOutTests {
             }
             #expect(await problem(["event": "*", "schema": "public", "table": "nope"])?.contains("does not exist") == true)
             #expect(await problem(["event": "*", "schema": "public", "table": "schools"])?.contains("not enabled") == true)
+            // Enabled a moment later: the next join takes it, without waiting for the cache to expire.
+            try await harness.writer.query("SELECT realtime.enable('public.schools')")
+            #expect(await problem(["event": "*", "schema": "public", "table": "schools"]) == nil)
             #expect(
                 await problem(["event": "*", "schema": "public", "table": "interactions", "filter": "bogus=eq.1"])?
                     .contains("column") == true)

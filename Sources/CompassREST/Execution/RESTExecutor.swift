@@ -75,6 +75,8 @@ struct RESTExecutor: Sendable {
         }
     }
 
+    private static let checkDeferredConstraints = ("SET CONSTRAINTS ALL IMMEDIATE" as PostgresQuery).prepared
+
     /// `statement` marked with the schema cache's load number, so plans prepared before a schema
     /// reload (their parameter types inferred from the old columns) are never run again.
     private static func tagged(_ statement: PostgresQuery, _ schemaGeneration: Int) -> PostgresQuery {
@@ -103,7 +105,13 @@ struct RESTExecutor: Sendable {
                         let results = try await connection.pipeline(pipeline)
                         for result in results { _ = try result.get() }
                         let value = try finish(Array(results[2..<(2 + statements.count)]))
-                        if !readOnly { try await connection.query(end) }
+                        if !readOnly, rollback {
+                            // Deferred constraints are checked first, as PostgREST does, so a write that
+                            // would fail at COMMIT fails the same way when it is rolled back.
+                            _ = try await connection.pipelineResults([Self.checkDeferredConstraints, end])
+                        } else if !readOnly {
+                            try await connection.query(end)
+                        }
                         return value
                     } catch {
                         // Still inside the failed (or refused) transaction: end it so the connection is reusable.

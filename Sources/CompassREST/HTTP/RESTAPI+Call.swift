@@ -27,12 +27,12 @@ extension RESTAPI {
         let statement = CallQueryBuilder.statement(
             plan, schema: cache.schema, count: request.preferences.wantsCount, media: media,
             maximumReplyBytes: configuration.maximumReplyBytes)
+        let maxAffected = request.preferences.enforcedMaxAffected
+        if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }
         if media.plan != nil {
             return try await planReply(statement, cache: cache, request: request, media: media, readOnly: request.method.isRead)
         }
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
-        let maxAffected = request.preferences.enforcedMaxAffected
-        if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead,
             rollback: rollsBack(request), timing: request.timing

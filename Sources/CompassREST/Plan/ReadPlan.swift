@@ -53,6 +53,11 @@ struct EmbedPlan: Sendable {
     var plan: ReadPlan
     /// `...relation(…)`: its keys go into the parent object (as arrays when to-many).
     var isSpread = false
+    /// The lateral join's name in the parent (`pgrst_N`): what the parent's select list, filters
+    /// and orders read the embed by. The embedded table itself is `plan.alias` (`cities_1`)
+    /// inside the join only, so a column named like it (`address.address_1`) is never mistaken
+    /// for the embed, or the embed for the column.
+    var joinAlias: String
 
     /// `clients()`: an embed that selects nothing (nor do its own embeds) joins and filters, but
     /// adds no key to the parent, as PostgREST answers it.

@@ -71,14 +71,16 @@ struct ReadPlanner {
                 let relationship = try RelationshipResolver(cache: cache).resolve(origin: table.name, target: embed.relation, hint: embed.hint)
                 let child = try cache.table(named: relationship.foreignTable)
                 nextAlias += 1
+                let number = nextAlias  // the child's own embeds count on from here
                 let childPath = path + [embed.name]
                 var childPlan = try node(
-                    table: child, alias: embedAlias(child.name), items: embed.items, path: childPath, parameters: parameters,
+                    table: child, alias: embedAlias(child.name, number: number), items: embed.items, path: childPath, parameters: parameters,
                     hoists: embed.isSpread && relationship.isToOne)
                 childPlan.range = RowRange(offset: parameters.offsets[childPath] ?? 0, limit: parameters.limits[childPath])
                 if embed.isSpread, !relationship.isToOne, childPlan.containsAggregates { throw .notImplemented(.aggregatesInToManySpread) }
                 plan.embeds.append(EmbedPlan(
-                    name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan, isSpread: embed.isSpread))
+                    name: embed.name, relationship: relationship, isInner: embed.isInner, plan: childPlan, isSpread: embed.isSpread,
+                    joinAlias: "pgrst_\(number)"))
             }
         }
         if plan.isGrouped {
@@ -89,14 +91,15 @@ struct ReadPlanner {
         return plan
     }
 
-    /// The next embed's alias: its table's name and the embed's number, `cities_1`, as PostgREST
-    /// names embedded tables (plans and errors read alike). Unique in the statement, since the
-    /// number is; `pgrst_N` instead where that name would repeat the root's alias or, with the
-    /// `_junction` of a many-to-many join, pass Postgres's 63-byte identifier limit.
-    private func embedAlias(_ table: String) -> String {
-        let alias = "\(table)_\(nextAlias)"
+    /// The embedded table's alias inside its join: its name and the embed's number, `cities_1`,
+    /// as PostgREST names embedded tables, so plans read alike (the join itself is `pgrst_N`,
+    /// ``EmbedPlan/joinAlias``). Unique in the statement, since the number is; `pgrst_N` instead
+    /// where that name would repeat the root's alias or, with the `_junction` of a many-to-many
+    /// join, pass Postgres's 63-byte identifier limit.
+    private func embedAlias(_ table: String, number: Int) -> String {
+        let alias = "\(table)_\(number)"
         let junction = ReadQueryBuilder.junctionAlias(of: alias)
-        guard junction.utf8.count <= 63, alias != rootAlias, junction != rootAlias else { return "pgrst_\(nextAlias)" }
+        guard junction.utf8.count <= 63, alias != rootAlias, junction != rootAlias else { return "pgrst_\(number)" }
         return alias
     }
 
@@ -195,7 +198,7 @@ struct ReadPlanner {
             if filter.field.jsonPath.isEmpty, case .is(let value) = filter.operation, value == .null || value == .notNull,
                 let embed = node.embed(named: filter.field.name)
             {
-                return .embedPresence(alias: embed.plan.alias, isToOne: embed.relationship.isToOne, present: filter.negated == (value == .null))
+                return .embedPresence(alias: embed.joinAlias, isToOne: embed.relationship.isToOne, present: filter.negated == (value == .null))
             }
             var resolved = filter
             resolved.field = try resolve(filter.field, in: node.table)

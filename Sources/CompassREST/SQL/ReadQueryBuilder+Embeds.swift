@@ -8,7 +8,7 @@ extension ReadQueryBuilder {
     static func embedOutputs(_ plan: ReadPlan) -> [Output] {
         var outputs: [Output] = []
         for embed in plan.embeds where !embed.isHidden {
-            let alias = embed.plan.alias
+            let alias = embed.joinAlias
             switch (embed.isSpread, embed.relationship.isToOne) {
             case (true, true) where plan.isGrouped:
                 // Key by key: the spread's hoisted aggregates are applied here, the rest group.
@@ -59,7 +59,7 @@ extension ReadQueryBuilder {
 
     /// `LEFT|INNER JOIN LATERAL (…) AS alias ON …` for one embed.
     static func join(_ embed: EmbedPlan, schema: String, parentAlias: String) -> SQLBuilder {
-        let alias = embed.plan.alias
+        let alias = embed.joinAlias
         let child = select(embed.plan, schema: schema, from: .table, parent: (parentAlias, embed.relationship))
         var sql = SQLBuilder()
         sql.append(embed.isInner ? " INNER JOIN LATERAL (" : " LEFT JOIN LATERAL (")

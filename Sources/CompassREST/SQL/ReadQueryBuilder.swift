@@ -66,7 +66,7 @@ enum ReadQueryBuilder {
         guard !plan.order.isEmpty else { return }
         sql.append(" ORDER BY ")
         sql.append(plan.order, separator: ", ") { sql, term in
-            let alias = term.relation.flatMap { plan.embed(named: $0)?.plan.alias } ?? plan.alias
+            let alias = term.relation.flatMap { plan.embed(named: $0)?.joinAlias } ?? plan.alias
             sql.append(field: term.field, of: alias)
             if let direction = term.direction { sql.append(direction == .asc ? " ASC" : " DESC") }
             if let nulls = term.nulls { sql.append(nulls == .nullsfirst ? " NULLS FIRST" : " NULLS LAST") }

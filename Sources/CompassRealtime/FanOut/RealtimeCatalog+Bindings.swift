@@ -32,12 +32,18 @@ extension RealtimeCatalog {
         }
         var bound: [TableBinding] = []
         for name in names {
-            let table: RealtimeTableMetadata
+            var table: RealtimeTableMetadata
             do {
                 guard let found = try await metadata(for: name) else {
                     return .failure(BindingProblem("table \(name) does not exist"))
                 }
                 table = found
+                if !table.isEnabled {
+                    // Read again before refusing: the cached entry may predate a `realtime.enable`
+                    // (or `ALTER PUBLICATION supabase_realtime ADD TABLE`) made a moment ago.
+                    invalidate(name)
+                    table = try await metadata(for: name) ?? table
+                }
             } catch {
                 return .failure(BindingProblem("could not read table \(name): the database is unavailable"))
             }
