@@ -67,6 +67,12 @@ struct RESTPlanTests {
             #expect(single.header("Content-Type") == #"application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json"; options=verbose; charset=utf-8"#)
             let output = (Self.topNode(single)["Output"] as? [String] ?? []).joined(separator: ", ")
             #expect(output.contains("-> 0"), "the single object's aggregate: \(output)")
+            // A quoted `for` keeps its own parameters.
+            let stripped = try await rest.request(
+                .get, "rest_planned?id=eq.1", headers: ["Accept": #"application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json;nulls=stripped""#])
+            #expect(
+                stripped.header("Content-Type")
+                    == #"application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json;nulls=stripped"; charset=utf-8"#, "\(stripped)")
         }
     }
 

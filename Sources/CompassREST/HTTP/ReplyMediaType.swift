@@ -119,7 +119,7 @@ struct MediaRange: Sendable, Hashable {
     var quality = 1.0
 
     init(_ text: String) {
-        var pieces = text.split(separator: ";").map { String($0).trimmingSpaces }
+        var pieces = Self.split(text, on: UInt8(ascii: ";")).map { String($0).trimmingSpaces }
         type = pieces.isEmpty ? "" : pieces.removeFirst().lowercased()
         for piece in pieces {
             let pair = piece.split(separator: "=", maxSplits: 1).map { String($0).trimmingSpaces }
@@ -148,13 +148,32 @@ struct MediaRange: Sendable, Hashable {
     private static let orderings = ParseMemo<String, [MediaRange]>()
 
     private static func ordering(_ accept: String) -> [MediaRange] {
-        let ranges = accept.split(separator: ",").map { MediaRange(String($0)) }
+        let ranges = split(accept, on: UInt8(ascii: ",")).map { MediaRange(String($0)) }
         return ranges.enumerated().sorted { first, second in
             let (a, b) = (first.element, second.element)
             if a.quality != b.quality { return a.quality > b.quality }
             if a.specificity != b.specificity { return a.specificity > b.specificity }
             return first.offset < second.offset
         }.map(\.element)
+    }
+
+    /// `text` cut at `separator` outside double quotes: a quoted parameter keeps its `;` and `,`
+    /// (`for="application/vnd.pgrst.object+json;nulls=stripped"`). Empty pieces are dropped.
+    private static func split(_ text: String, on separator: UInt8) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = text.utf8.startIndex
+        var quoted = false
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte == UInt8(ascii: "\"") {
+                quoted.toggle()
+            } else if byte == separator, !quoted {
+                pieces.append(text[start..<index])
+                start = text.utf8.index(after: index)
+            }
+        }
+        pieces.append(text[start...])
+        return pieces.filter { !$0.isEmpty }
     }
 
     /// Parameters make a range more specific, each `*` less (as PostgREST orders `Accept`).
