@@ -189,6 +189,27 @@ struct GrammarTests {
         #expect(parameters.filters.count == 1)
     }
 
+    /// PostgREST's select parser stops where no `,` follows an item: after an embed whatever is
+    /// left is ignored; after a column only a `)` may be left (a column must end at `,`, `)` or
+    /// the end), anything else is PGRST100 as there.
+    @Test func whatFollowsTheTopLevelIsReadAsPostgRESTReadsIt() throws {
+        for (query, names) in [
+            ("select=name,projects(count)'", ["name", "projects"]), ("select=name,projects(id) junk", ["name", "projects"]),
+            ("select=name,projects(id))", ["name", "projects"]), ("select=id,name)", ["id", "name"]),
+        ] {
+            let items = try QueryParameters(query: query).select
+            #expect(items.map { item in
+                switch item {
+                case .column(let column): column.field.name
+                case .embed(let embed): embed.relation
+                }
+            } == names, "\(query)")
+        }
+        for query in ["select=id'", "select=name,projects(count')", "select=*x"] {
+            #expect(throws: RESTError.self, "\(query)") { try QueryParameters(query: query) }
+        }
+    }
+
     @Test(arguments: [
         ("select=id,", "select parameter"),
         ("select=actor:profiles(username", "select parameter"),

@@ -38,6 +38,11 @@ public indirect enum SelectItem: Sendable, Hashable {
     case column(SelectColumn)
     /// `alias:relation!hint!inner(items)`.
     case embed(EmbedSelect)
+
+    var isEmbed: Bool {
+        if case .embed = self { return true }
+        return false
+    }
 }
 
 /// A selected column.

@@ -11,9 +11,13 @@ enum SelectParser {
     static func parse(_ text: String, maximumDepth: Int = QueryParameters.defaultMaximumEmbedDepth) throws(RESTError) -> [SelectItem] {
         var scanner = GrammarScanner(text, subject: "select parameter")
         let items = try forest(&scanner, depth: 0, maximumDepth: maximumDepth)
-        // PostgREST's parser ends the top level at a `)` it has no use for and ignores what
-        // follows (`name,rel(a))` reads as `name,rel(a)`); its own spec relies on it.
-        guard scanner.isAtEnd || scanner.current == ")" else { throw scanner.failure(expecting: ["\",\"", "end of input"]) }
+        // PostgREST's parser ends the top level where no `,` follows an item and ignores the rest:
+        // a column must be followed by `,`, `)` or the end, so after one only a stray `)` can be
+        // left (`name,rel(a))`), but after an embed anything can (`name,projects(count)'`). Its
+        // own spec relies on both.
+        guard scanner.isAtEnd || scanner.current == ")" || items.last?.isEmbed == true else {
+            throw scanner.failure(expecting: ["\",\"", "end of input"])
+        }
         return items
     }
 
