@@ -27,6 +27,8 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case notValidYet
         /// `iat` lies further in the future than the allowed clock skew.
         case issuedInFuture
+        /// `aud` is present but neither a string nor an array of strings.
+        case audienceNotStrings
     }
 
     /// The reason clients are shown (join replies, system messages, the upgrade's 401 body).
@@ -40,6 +42,7 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .missingClaims(.notANumber(let claim)): return "InvalidJWTToken: Claim '\(claim)' is not a number"
         case .missingClaims(.notValidYet): return "InvalidJWTToken: Token is not valid yet"
         case .missingClaims(.issuedInFuture): return "InvalidJWTToken: Token was issued in the future"
+        case .missingClaims(.audienceNotStrings): return "InvalidJWTToken: Claim 'aud' is not a string or an array of strings"
         case .unknownRole(let role):
             return "InvalidJWTToken: Role '\(role.prefix(40))' is not one of anon, authenticated, service_role"
         }
@@ -57,6 +60,7 @@ public enum AccessTokenError: Error, Sendable, Hashable, CustomStringConvertible
         case .missingClaims(.notANumber(let claim)): return "invalid JWT: claim \(claim) is not a number"
         case .missingClaims(.notValidYet): return "invalid JWT: token is not valid yet"
         case .missingClaims(.issuedInFuture): return "invalid JWT: token used before issued"
+        case .missingClaims(.audienceNotStrings): return "invalid JWT: claim aud is not a string or an array of strings"
         case .unknownRole(let role): return "invalid JWT: role '\(role.prefix(40))' is not one of anon, authenticated, service_role"
         }
     }

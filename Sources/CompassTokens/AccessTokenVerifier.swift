@@ -55,6 +55,10 @@ public struct AccessTokenVerifier: Sendable {
         // Time claims first: an expired token says so whatever else it lacks, as PostgREST words it.
         let lifetime = try TokenLifetime(exp: claims.exp, nbf: claims.nbf, iat: claims.iat)
         try lifetime.check(at: now)
+        switch claims.aud {
+        case nil, .string?, .strings?: break
+        case .number?, .other?: throw .missingClaims(.audienceNotStrings)
+        }
         guard let roleName = claims.role?.string, claims.exp != nil || expiry == .optional else {
             throw .missingClaims(.roleOrExpiryMissing)
         }
@@ -109,10 +113,11 @@ public struct AccessTokenVerifier: Sendable {
         var exp: ClaimValue?
         var nbf: ClaimValue?
         var iat: ClaimValue?
+        var aud: ClaimValue?
         var sessionID: ClaimValue?
 
         enum CodingKeys: String, CodingKey {
-            case role, sub, exp, nbf, iat
+            case role, sub, exp, nbf, iat, aud
             case sessionID = "session_id"
         }
 
@@ -124,6 +129,7 @@ public struct AccessTokenVerifier: Sendable {
             exp = container.contains(.exp) ? try container.decode(ClaimValue.self, forKey: .exp) : nil
             nbf = try container.decodeIfPresent(ClaimValue.self, forKey: .nbf)
             iat = try container.decodeIfPresent(ClaimValue.self, forKey: .iat)
+            aud = try container.decodeIfPresent(ClaimValue.self, forKey: .aud)
             sessionID = try container.decodeIfPresent(ClaimValue.self, forKey: .sessionID)
         }
     }

@@ -1,4 +1,5 @@
-/// One claim's JSON value as the verifier needs it: a finite number, a string, or anything else.
+/// One claim's JSON value as the verifier needs it: a finite number, a string, an array of
+/// strings (an `aud`), or anything else.
 ///
 /// Decoding never fails, so an odd value in one claim is that claim's problem rather than a
 /// malformed token, and no value (huge, fractional, nested, boolean) reaches an integer
@@ -6,6 +7,7 @@
 enum ClaimValue: Decodable, Hashable {
     case number(Double)
     case string(String)
+    case strings([String])
     case other
 
     init(from decoder: any Decoder) throws {
@@ -14,6 +16,8 @@ enum ClaimValue: Decodable, Hashable {
             self = .number(number)
         } else if let text = try? container.decode(String.self) {
             self = .string(text)
+        } else if let texts = try? container.decode([String].self) {
+            self = .strings(texts)
         } else {
             self = .other
         }

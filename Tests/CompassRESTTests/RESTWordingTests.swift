@@ -24,6 +24,14 @@ struct RESTWordingTests {
                 ("quifquirndsjagnrgniur.fonvoienqhhdj.iuqvnvhojah", "PGRST301", "JWT cryptographic operation failed", nil),
                 // Expired and without a role: the expiry is what is said.
                 (Self.token(claims: #"{"exp":\#(past)}"#), "PGRST303", "JWT expired", nil),
+                // A claim of the wrong type is named, as PostgREST names it.
+                (Self.token(claims: #"{"role":"authenticated","exp":"invalid"}"#), "PGRST303", "The JWT 'exp' claim must be a number", nil),
+                (Self.token(claims: #"{"role":"authenticated","nbf":"invalid"}"#), "PGRST303", "The JWT 'nbf' claim must be a number", nil),
+                (Self.token(claims: #"{"role":"authenticated","iat":"invalid"}"#), "PGRST303", "The JWT 'iat' claim must be a number", nil),
+                (Self.token(claims: #"{"role":"authenticated","aud":{"invalid":"value"}}"#), "PGRST303",
+                 "The JWT 'aud' claim must be a string or an array of strings", nil),
+                (Self.token(claims: #"{"role":"authenticated","aud":[{"invalid":"value"},"test"]}"#), "PGRST303",
+                 "The JWT 'aud' claim must be a string or an array of strings", nil),
             ]
             for (token, code, message, details) in cases {
                 let reply = try await rest.request(.get, "schools", token: token)

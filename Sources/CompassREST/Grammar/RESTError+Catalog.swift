@@ -290,6 +290,8 @@ extension RESTError {
             case .noSuitableKey: ("PGRST301", "No suitable key or wrong key type", nil)
             case .expired: ("PGRST303", "JWT expired", nil)
             case .unreadableClaims: ("PGRST303", "Parsing claims failed", nil)
+            case .claimNotANumber(let claim): ("PGRST303", "The JWT '\(claim)' claim must be a number", nil)
+            case .audienceNotStrings: ("PGRST303", "The JWT 'aud' claim must be a string or an array of strings", nil)
             case .notYetValid: ("PGRST303", "JWT not yet valid", nil)
             case .issuedInFuture: ("PGRST303", "JWT issued at future", nil)
             }

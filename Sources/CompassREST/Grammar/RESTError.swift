@@ -106,8 +106,12 @@ extension RESTError {
         /// An ES256/RS256 token whose `kid` names no configured signing key.
         case noSuitableKey
         case expired
-        /// The payload lacks the claims a token needs, or a time claim is not a number.
+        /// The payload lacks the claims a token needs.
         case unreadableClaims
+        /// A time claim (`exp`, `nbf`, `iat`) is not a number.
+        case claimNotANumber(String)
+        /// `aud` is neither a string nor an array of strings.
+        case audienceNotStrings
         /// `nbf` lies in the future (past the allowed skew).
         case notYetValid
         /// `iat` lies in the future (past the allowed skew).

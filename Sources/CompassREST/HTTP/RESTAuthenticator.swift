@@ -31,7 +31,9 @@ struct RESTAuthenticator: Sendable {
         case .expired: .invalidJWT(.expired)
         case .missingClaims(.notValidYet): .invalidJWT(.notYetValid)
         case .missingClaims(.issuedInFuture): .invalidJWT(.issuedInFuture)
-        case .missingClaims: .invalidJWT(.unreadableClaims)
+        case .missingClaims(.notANumber(let claim)): .invalidJWT(.claimNotANumber(claim))
+        case .missingClaims(.audienceNotStrings): .invalidJWT(.audienceNotStrings)
+        case .missingClaims(.roleOrExpiryMissing): .invalidJWT(.unreadableClaims)
         case .unknownRole(let role): .unknownRole(role)
         }
     }
