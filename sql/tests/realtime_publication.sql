@@ -1,12 +1,12 @@
 -- Migration 0046: Supabase's opt-in, the `supabase_realtime` publication, is followed.
--- A table added to it is enabled for realtime (change trigger, enabled_tables) and its
--- changes are recorded; a table taken out of it is disabled; compass's own tables are in it;
--- dropping a published table or the publication's other statements never fail.
+-- A table added to it by name is enabled for realtime (change trigger, enabled_tables) and
+-- its changes are recorded; a table taken out of it is disabled; compass's own tables are in
+-- it; other DDL changes nothing; dropping a published table never fails.
 
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(18);
+SELECT plan(22);
 
 SELECT ok(EXISTS (SELECT FROM pg_publication WHERE pubname = 'supabase_realtime'), 'the publication exists');
 SELECT set_eq(
@@ -47,16 +47,28 @@ SELECT ok(pg_temp.enabled('public.interactions'), 'a table it names again stays 
 
 SELECT lives_ok('DROP TABLE public.pub_notes', 'a published table can be dropped');
 
--- realtime.enable still works beside the publication, and leaves it alone.
+-- realtime.enable and realtime.disable still work beside the publication, and leave it alone.
 SELECT realtime.enable('public.documents');
 SELECT ok(pg_temp.enabled('public.documents'), 'realtime.enable still enables');
 SELECT ok(
     NOT EXISTS (SELECT FROM pg_publication_tables WHERE pubname = 'supabase_realtime' AND tablename = 'documents'),
     'without touching the publication');
+SELECT realtime.disable('public.pub_todos');
+CREATE TABLE public.pub_unrelated (id int PRIMARY KEY);
+ALTER PUBLICATION supabase_realtime ADD TABLE public.pub_unrelated;
+SELECT ok(NOT pg_temp.enabled('public.pub_todos'), 'a disabled table stays disabled through other DDL');
 
--- The plumbing is never enabled, even in a publication of every table.
+-- Publications of whole schemas are not followed: compass's own tables never get a trigger this way.
 ALTER PUBLICATION supabase_realtime ADD TABLES IN SCHEMA auth;
-SELECT ok(NOT pg_temp.enabled('auth.users'), 'compass''s own schemas are not enabled through the publication');
+SELECT ok(NOT pg_temp.enabled('auth.users'), 'a schema added whole is not followed');
+
+-- The publication made anew lists tables: they are enabled; dropping it disables its tables.
+DROP PUBLICATION supabase_realtime;
+SELECT ok(NOT pg_temp.enabled('public.pub_unrelated'), 'DROP PUBLICATION disables its tables');
+SELECT ok(pg_temp.enabled('public.documents'), 'but not the ones enabled without it');
+SET LOCAL client_min_messages = error;  -- no wal_level warning
+CREATE PUBLICATION supabase_realtime FOR TABLE public.pub_todos;
+SELECT ok(pg_temp.enabled('public.pub_todos'), 'CREATE PUBLICATION … FOR TABLE enables them');
 
 SELECT * FROM finish();
 ROLLBACK;

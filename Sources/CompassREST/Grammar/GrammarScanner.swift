@@ -59,6 +59,11 @@ struct GrammarScanner {
         position += 1
     }
 
+    /// Whether the character before the cursor is a space or a tab (``skipWhitespace()`` passed one).
+    var followsWhitespace: Bool {
+        position > 0 && position <= characters.count && (characters[position - 1] == " " || characters[position - 1] == "\t")
+    }
+
     mutating func skipWhitespace() {
         while let character = current, character == " " || character == "\t" { position += 1 }
     }

@@ -13,9 +13,11 @@ enum SelectParser {
         let items = try forest(&scanner, depth: 0, maximumDepth: maximumDepth)
         // PostgREST's parser ends the top level where no `,` follows an item and ignores the rest:
         // a column must be followed by `,`, `)` or the end, so after one only a stray `)` can be
-        // left (`name,rel(a))`), but after an embed anything can (`name,projects(count)'`). Its
+        // left (`name,rel(a))`), but after an embed anything can (`name,projects(count)'`), unless
+        // it starts with a space or a tab, which its `,` separator consumes before it fails. Its
         // own spec relies on both.
-        guard scanner.isAtEnd || scanner.current == ")" || items.last?.isEmbed == true else {
+        let endsAfterEmbed = items.last?.isEmbed == true && !scanner.followsWhitespace
+        guard scanner.isAtEnd || scanner.current == ")" || endsAfterEmbed else {
             throw scanner.failure(expecting: ["\",\"", "end of input"])
         }
         return items
