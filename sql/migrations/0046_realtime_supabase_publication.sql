@@ -7,13 +7,15 @@
 -- by hand nothing was delivered.
 --
 -- Now the publication exists (empty, as on Supabase, plus the tables realtime already
--- publishes, so it lists what is enabled), and two event triggers follow the tables it
--- names one by one:
+-- publishes, so it lists what is enabled; the tables an existing one named are enabled
+-- now), and two event triggers follow the tables it names one by one:
 --   * a table a statement adds to it (CREATE PUBLICATION supabase_realtime FOR TABLE …,
 --     ALTER PUBLICATION … ADD TABLE or SET TABLE) is enabled;
---   * a table a statement takes out of it (ALTER PUBLICATION … DROP TABLE or SET TABLE,
---     DROP PUBLICATION) is disabled, when it still exists, is not listed again, and the
---     session's user may act as its owner (the publication's owner alone may not).
+--   * a table a statement takes out of it (ALTER PUBLICATION … DROP TABLE or SET TABLE) is
+--     disabled, when it still exists, is not listed again, and the session's user may act
+--     as its owner (the publication's owner alone may not: a warning says so).
+-- DROP PUBLICATION disables nothing: Supabase's recipe for starting the publication over
+-- (drop it, create it, add one's own tables) would otherwise silently end the app's own feeds.
 -- Only the tables a statement names are looked at, never the whole publication, so no
 -- other table's state (a lock, a trigger) can make a user's DDL wait or fail, and ordinary
 -- DDL (CREATE TABLE, migrations) does not fire them. Publications of whole schemas or of
@@ -92,6 +94,9 @@ BEGIN
           JOIN pg_catalog.pg_class AS c ON c.oid = r.prrelid
           JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
          WHERE p.pubname = 'supabase_realtime'
+           -- The publication itself is reported by CREATE only; by SET (…), OWNER TO or RENAME
+           -- it names no table, and nothing is enabled.
+           AND (command.classid = 'pg_catalog.pg_publication_rel'::regclass OR command.command_tag = 'CREATE PUBLICATION')
            AND n.nspname NOT IN ('realtime', 'auth', 'compass', 'extensions')
            AND NOT EXISTS (SELECT FROM realtime.enabled_tables AS e WHERE e.relid = r.prrelid)
     LOOP
@@ -120,8 +125,12 @@ BEGIN
             SELECT FROM pg_catalog.pg_publication_rel AS r
               JOIN pg_catalog.pg_publication AS p ON p.oid = r.prpubid
              WHERE p.pubname = 'supabase_realtime' AND r.prrelid = departed);
-        CONTINUE WHEN NOT pg_catalog.pg_has_role(
-            session_user, (SELECT c.relowner FROM pg_catalog.pg_class AS c WHERE c.oid = departed), 'MEMBER');
+        IF NOT pg_catalog.pg_has_role(
+            session_user, (SELECT c.relowner FROM pg_catalog.pg_class AS c WHERE c.oid = departed), 'MEMBER')
+        THEN
+            RAISE WARNING 'realtime: % left supabase_realtime but stays enabled: only its owner may opt it out', departed;
+            CONTINUE;
+        END IF;
         IF EXISTS (SELECT FROM realtime.enabled_tables AS e WHERE e.relid = departed) THEN
             PERFORM realtime.disable(departed);
         END IF;
@@ -141,7 +150,33 @@ BEGIN
         WHEN TAG IN ('CREATE PUBLICATION', 'ALTER PUBLICATION')
         EXECUTE FUNCTION realtime.follow_supabase_publication();
     CREATE EVENT TRIGGER realtime_follow_supabase_publication_drops ON sql_drop
-        WHEN TAG IN ('ALTER PUBLICATION', 'DROP PUBLICATION')
+        WHEN TAG IN ('ALTER PUBLICATION')
         EXECUTE FUNCTION realtime.follow_supabase_publication_drops();
+END
+$$;
+
+-- The tables a publication made before this migration names (CREATE PUBLICATION
+-- supabase_realtime FOR TABLE …) are enabled now, as if just added; one that cannot be
+-- (a lock, a partition's own trigger) is left for `realtime.enable`, without failing the migration.
+DO $$
+DECLARE
+    listed regclass;
+BEGIN
+    FOR listed IN
+        SELECT r.prrelid::regclass
+          FROM pg_catalog.pg_publication_rel AS r
+          JOIN pg_catalog.pg_publication AS p ON p.oid = r.prpubid
+          JOIN pg_catalog.pg_class AS c ON c.oid = r.prrelid
+          JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
+         WHERE p.pubname = 'supabase_realtime'
+           AND n.nspname NOT IN ('realtime', 'auth', 'compass', 'extensions')
+           AND NOT EXISTS (SELECT FROM realtime.enabled_tables AS e WHERE e.relid = r.prrelid)
+    LOOP
+        BEGIN
+            PERFORM realtime.enable(listed);
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+    END LOOP;
 END
 $$;

@@ -6,7 +6,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 
-SELECT plan(22);
+SELECT plan(23);
 
 SELECT ok(EXISTS (SELECT FROM pg_publication WHERE pubname = 'supabase_realtime'), 'the publication exists');
 SELECT set_eq(
@@ -62,10 +62,14 @@ SELECT ok(NOT pg_temp.enabled('public.pub_todos'), 'a disabled table stays disab
 ALTER PUBLICATION supabase_realtime ADD TABLES IN SCHEMA auth;
 SELECT ok(NOT pg_temp.enabled('auth.users'), 'a schema added whole is not followed');
 
--- The publication made anew lists tables: they are enabled; dropping it disables its tables.
+-- A statement about the publication that names no table enables nothing.
+ALTER PUBLICATION supabase_realtime OWNER TO postgres;
+SELECT ok(NOT pg_temp.enabled('public.pub_todos'), 'OWNER TO does not re-enable a disabled listed table');
+
+-- Supabase's recipe: drop the publication, make it anew, add one's own tables. The app's feeds stay.
 DROP PUBLICATION supabase_realtime;
-SELECT ok(NOT pg_temp.enabled('public.pub_unrelated'), 'DROP PUBLICATION disables its tables');
-SELECT ok(pg_temp.enabled('public.documents'), 'but not the ones enabled without it');
+SELECT ok(pg_temp.enabled('public.pub_unrelated'), 'DROP PUBLICATION disables nothing');
+SELECT ok(pg_temp.enabled('public.interactions'), 'the app''s own feeds included');
 SET LOCAL client_min_messages = error;  -- no wal_level warning
 CREATE PUBLICATION supabase_realtime FOR TABLE public.pub_todos;
 SELECT ok(pg_temp.enabled('public.pub_todos'), 'CREATE PUBLICATION … FOR TABLE enables them');
