@@ -6,11 +6,14 @@
 -- stopped at "function uuid_generate_v4() does not exist".
 --
 -- uuid-ossp is installed when the server has it (Postgres's contrib; the official images
--- and Debian's packages do). The search path becomes Supabase's `"$user", public,
--- extensions` for new sessions of this database, unless the database already has one of
--- its own (an operator's choice wins). Compass's own SQL does not depend on it: its
--- functions fix their search_path, REST sets one per request, and `public` still comes
--- before `extensions`.
+-- and Debian's packages do). The search path becomes `public, extensions` for new sessions
+-- of this database, unless an operator chose one (for the database, the server, or the role
+-- migrating): then theirs stays. Not Postgres's `"$user"` first, which Supabase keeps for its
+-- admin roles only: sessions that switch to an API role (the data layer, the CLI, realtime's
+-- checks, auth) would otherwise search a schema named after that role, which anyone with
+-- CREATE on the database could make. Compass's own SQL does not depend on the path: its
+-- functions fix theirs, REST sets one per request, and `public` still comes before
+-- `extensions`.
 
 DO $$
 BEGIN
@@ -29,9 +32,11 @@ BEGIN
           JOIN pg_catalog.pg_database AS d ON d.oid = s.setdatabase
          WHERE d.datname = pg_catalog.current_database() AND s.setrole = 0
            AND EXISTS (SELECT FROM pg_catalog.unnest(s.setconfig) AS c(setting) WHERE c.setting LIKE 'search_path=%'))
+       -- Set for the server or the migrating role (what this session started with differs from Postgres's own).
+       AND (SELECT p.reset_val = p.boot_val FROM pg_catalog.pg_settings AS p WHERE p.name = 'search_path')
     THEN
         EXECUTE pg_catalog.format(
-            'ALTER DATABASE %I SET search_path = "$user", public, extensions', pg_catalog.current_database());
+            'ALTER DATABASE %I SET search_path = public, extensions', pg_catalog.current_database());
     END IF;
 EXCEPTION WHEN insufficient_privilege THEN
     NULL;  -- not the database's owner: the path stays as it is
