@@ -83,7 +83,8 @@ struct RESTExecutor: Sendable {
         "\(unescaped: "/* schema \(schemaGeneration) */ ")\(statement)"
     }
 
-    /// One request's transaction: `BEGIN` (read-only for `readOnly`), the scope, `statements`, then
+    /// One request's transaction: `BEGIN` (read-only for `readOnly`), the scope (and the
+    /// pre-request function: its failure is the request's, as in PostgREST), `statements`, then
     /// `finish` reads their results (in order) and may refuse them, which rolls everything back;
     /// else it ends as `rollback` says. A statement that was prepared but is gone or stale on the
     /// server fails before anything ran: the transaction is rolled back and sent once more.
@@ -98,13 +99,14 @@ struct RESTExecutor: Sendable {
                 // Prepared like the rest, so Postgres does not parse and plan them anew per request.
                 let end = (rollback ? "ROLLBACK" : "COMMIT" as PostgresQuery).prepared
                 let begin = (readOnly ? "BEGIN READ ONLY" : "BEGIN" as PostgresQuery).prepared
-                var pipeline = [begin, scope.statement.prepared] + statements
+                let opening = [begin] + scope.openingStatements
+                var pipeline = opening + statements
                 if readOnly { pipeline.append(end) }
                 for attempt in 1...2 {
                     do {
                         let results = try await connection.pipeline(pipeline)
                         for result in results { _ = try result.get() }
-                        let value = try finish(Array(results[2..<(2 + statements.count)]))
+                        let value = try finish(Array(results[opening.count..<(opening.count + statements.count)]))
                         if !readOnly, rollback {
                             // Deferred constraints are checked first, as PostgREST does, so a write that
                             // would fail at COMMIT fails the same way when it is rolled back.

@@ -25,6 +25,8 @@ public struct RequestScope: Sendable {
     public var roleTimeout = PostgresQuery.RoleTimeout.lookedUp
     /// The role's other settings (`ALTER ROLE … SET jit = off`), from the schema cache.
     public var roleSettings: [(name: String, value: String)] = []
+    /// PostgREST's `db-pre-request`, called once the scope is open.
+    public var preRequest: PreRequestFunction?
 
     /// Makes a scope.
     public init(
@@ -50,6 +52,11 @@ public struct RequestScope: Sendable {
     mutating func apply(roleSettings settings: [String: String]) {
         roleTimeout = .known(settings["statement_timeout"])
         roleSettings = settings.filter { $0.key != "statement_timeout" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// What opens the scope, prepared: its statement, then the pre-request function's call.
+    var openingStatements: [PostgresQuery] {
+        [statement.prepared] + (preRequest.map { [$0.call] } ?? [])
     }
 
     /// The statement that opens the scope (the one shared `requestScope` writer).

@@ -124,6 +124,7 @@ public struct RESTAPI: CompassAPI {
             isRPC: { if case .function = resource { return true } else { return false } }())
         let cache = try await schemaCache(parsed.scope.schema)
         if let settings = cache.roleSettings { parsed.scope.apply(roleSettings: settings[parsed.scope.role] ?? [:]) }
+        parsed.scope.preRequest = cache.preRequest(configured: configuration.preRequest)
         parsed.timing = timing
         timing?.mark(.parse)
         var reply = try await route(request, to: resource, method: method, parsed: parsed, cache: cache)

@@ -17,7 +17,9 @@ import Foundation
 /// `COMPASS_REST_AGGREGATES` (PostgREST's `db-aggregates-enabled`, default false) whether `select=`
 /// may aggregate (`count()`, `amount.sum()`, …),
 /// `COMPASS_REST_DB_PLAN_ENABLED` (PostgREST's `db-plan-enabled`, default false) whether
-/// `Accept: application/vnd.pgrst.plan` gets a request's `EXPLAIN`, and
+/// `Accept: application/vnd.pgrst.plan` gets a request's `EXPLAIN`,
+/// `COMPASS_REST_DB_PRE_REQUEST` (PostgREST's `db-pre-request`, default none) a function every
+/// request calls first (``PreRequestFunction``; the login role's `pgrst.db_pre_request` wins), and
 /// `COMPASS_REST_OPENAPI_MODE`, `COMPASS_REST_OPENAPI_SERVER_PROXY_URI` and
 /// `COMPASS_REST_OPENAPI_SECURITY_ACTIVE` the OpenAPI description at the root (``OpenAPISettings``).
 public struct RESTConfiguration: Sendable {
@@ -56,6 +58,10 @@ public struct RESTConfiguration: Sendable {
     /// `COMPASS_REST_SERVER_TIMING` (PostgREST's `server-timing-enabled`, default false): a
     /// `Server-Timing` header with each phase's milliseconds (``ServerTiming``).
     public var serverTiming = false
+    /// `COMPASS_REST_DB_PRE_REQUEST` (PostgREST's `db-pre-request`): the function each request
+    /// calls before its statement, unless the login role names one (`pgrst.db_pre_request`,
+    /// ``SchemaCache/inDatabaseSettings``), which wins as in PostgREST.
+    public var preRequest: PreRequestFunction?
 
     /// The defaults.
     public init() {}
@@ -71,6 +77,7 @@ public struct RESTConfiguration: Sendable {
         if let aggregates = try environment.boolean("COMPASS_REST_AGGREGATES") { allowsAggregates = aggregates }
         if let timing = try environment.boolean("COMPASS_REST_SERVER_TIMING") { serverTiming = timing }
         if let plans = try environment.boolean("COMPASS_REST_DB_PLAN_ENABLED") { allowsPlans = plans }
+        preRequest = environment.string("COMPASS_REST_DB_PRE_REQUEST").flatMap(PreRequestFunction.init)
         if let list = environment.string("COMPASS_REST_EXTRA_SEARCH_PATH") {
             extraSearchPath = list.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         }

@@ -27,6 +27,7 @@ extension SchemaCache {
             if let functionSchema = postGIS.first { cache.mediaHandlers.addGeoJSON(functionSchema: functionSchema) }
             if documenting { cache.documentation = try await SchemaDocumentation.load(schema: schema, on: connection) }
             cache.roleSettings = try await json(Self.roleSettingsQuery(), on: connection) as [String: [String: String]]
+            cache.inDatabaseSettings = try await json(Self.inDatabaseSettingsQuery(), on: connection) as [String: String]
             cache.typeNames = Set(try await json(Self.typeNamesQuery(), on: connection) as [String])
             return cache
         }

@@ -195,6 +195,23 @@ extension SchemaCache {
         """
     }
 
+    /// PostgREST's in-database configuration: the `pgrst.*` settings of the role the worker logs in
+    /// as (`ALTER ROLE authenticator SET pgrst.db_pre_request = 'public.check_request'`), a
+    /// database's own winning over the cluster-wide one, as `{"db_pre_request": "…"}`. Settings
+    /// on the database alone do not count, as in PostgREST.
+    static func inDatabaseSettingsQuery() -> PostgresQuery {
+        """
+        SELECT coalesce(json_object_agg(e.name, e.value), '{}')::text FROM (
+          SELECT DISTINCT ON (name) pg_catalog.substr(c.entry, 7, pg_catalog.strpos(c.entry, '=') - 7) AS name,
+                 pg_catalog.substr(c.entry, pg_catalog.strpos(c.entry, '=') + 1) AS value
+            FROM pg_catalog.pg_db_role_setting AS s, pg_catalog.unnest(s.setconfig) AS c(entry)
+           WHERE s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles AS r WHERE r.rolname = current_user)
+             AND s.setdatabase IN (0, (SELECT d.oid FROM pg_catalog.pg_database AS d WHERE d.datname = pg_catalog.current_database()))
+             AND c.entry LIKE 'pgrst.%=%'
+           ORDER BY name, s.setdatabase DESC) AS e
+        """
+    }
+
     /// Every type's name but pseudo-types' (`record`, `void`, …): what a `::cast` may name. A
     /// type outside the request's search path then fails in Postgres, as it does in PostgREST.
     static func typeNamesQuery() -> PostgresQuery {

@@ -24,6 +24,9 @@ public struct SchemaCache: Sendable {
     /// set, read at load as PostgREST reads them; every request as the role applies them. Nil
     /// when the cache was built by hand (requests then look up `statement_timeout` themselves).
     public var roleSettings: [String: [String: String]]?
+    /// The login role's `pgrst.*` settings without the prefix (PostgREST's in-database
+    /// configuration, ``inDatabaseSettingsQuery()``), read at load and at `NOTIFY pgrst, 'reload config'`.
+    public var inDatabaseSettings: [String: String] = [:]
     /// The names of the types a `::cast` may name (``CastType``): those of `pg_catalog` and
     /// of the schemas requests search, but pseudo-types. Empty when built by hand.
     public var typeNames: Set<String> = []
@@ -36,6 +39,13 @@ public struct SchemaCache: Sendable {
         self.tables = tables
         self.relationships = relationships
         self.functions = functions
+    }
+
+    /// The pre-request function: the login role's `pgrst.db_pre_request` if it has one (an empty
+    /// value turns the configured one off), else `configured` (`COMPASS_REST_DB_PRE_REQUEST`).
+    public func preRequest(configured: PreRequestFunction?) -> PreRequestFunction? {
+        guard let setting = inDatabaseSettings["db_pre_request"] else { return configured }
+        return PreRequestFunction(setting)
     }
 
     /// The table or view `name`, or PostgREST's 404 PGRST205 with a "Perhaps you meant" hint.

@@ -76,8 +76,19 @@ public actor SchemaCacheStore {
                 metadata: ["rest.schema": "\(schema)", "rest.tables": "\(cache.tables.count)", "rest.functions": "\(cache.functions.count)"])
         }
         guard next > generation else { return }
+        if let settings = loaded[schemas[0]]?.inDatabaseSettings { warnAboutUnreadSettings(settings) }
         caches = loaded
         generation = next
+    }
+
+    /// Names (never values: `pgrst.jwt_secret` may be one) the `pgrst.*` settings of the login role
+    /// that PostgREST would read and this worker does not: they are set in its environment instead.
+    private func warnAboutUnreadSettings(_ settings: [String: String]) {
+        let unread = settings.keys.filter { $0 != "db_pre_request" }.sorted().map { "pgrst." + $0 }
+        guard !unread.isEmpty else { return }
+        logger.warning(
+            "the login role's in-database settings other than pgrst.db_pre_request are not read; set COMPASS_REST_* instead",
+            metadata: ["rest.settings": "\(unread.joined(separator: ", "))"])
     }
 
     /// Reads the catalog outside the actor, so the pool's closure is not actor-isolated.

@@ -2,7 +2,7 @@ import Logging
 import Postgres
 import ServiceLifecycle
 
-/// Reloads the schema cache on `NOTIFY pgrst, 'reload schema'` (or an empty payload), as
+/// Reloads the schema cache on `NOTIFY pgrst, 'reload schema'` (or `'reload config'`, or an empty payload), as
 /// PostgREST does, on a LISTEN connection of its own; after a reconnect it reloads anyway,
 /// since a notification may have been missed, and so it does on its first LISTEN when a
 /// request loaded the cache before it.
@@ -44,7 +44,8 @@ public struct SchemaReloadService: Service {
                             }
                         case .notification(let notification):
                             let payload = notification.payload.trimmingSpaces
-                            if payload.isEmpty || payload == "reload schema" { request.yield() }
+                            // The cache holds the in-database configuration too (`pgrst.db_pre_request`).
+                            if payload.isEmpty || payload == "reload schema" || payload == "reload config" { request.yield() }
                         }
                     }
                 }
