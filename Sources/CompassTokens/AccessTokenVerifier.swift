@@ -30,10 +30,12 @@ public struct AccessTokenVerifier: Sendable {
         self.signingKeys = signingKeys
     }
 
-    /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted.
-    public func verify(_ token: String, now: Date = Date(), expiry: ExpiryRule = .optional) async throws(AccessTokenError)
-        -> AccessClaims
-    {
+    /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted, and
+    /// `missingRole` what a token without `role` is (REST's anon; never cached, so another
+    /// surface asking about the same token still refuses it).
+    public func verify(
+        _ token: String, now: Date = Date(), expiry: ExpiryRule = .optional, missingRole: MissingRoleRule = .refused
+    ) async throws(AccessTokenError) -> AccessClaims {
         if let cached = cache.entry(for: token) {
             return try Self.reuse(cached, of: token, now: now, expiry: expiry, cache: cache)
         }
@@ -59,9 +61,13 @@ public struct AccessTokenVerifier: Sendable {
         case nil, .string?, .strings?: break
         case .number?, .other?: throw .missingClaims(.audienceNotStrings)
         }
-        guard let roleName = claims.role?.string, claims.exp != nil || expiry == .optional else {
-            throw .missingClaims(.roleOrExpiryMissing)
+        guard claims.exp != nil || expiry == .optional else { throw .missingClaims(.roleOrExpiryMissing) }
+        if !claims.namesRole, missingRole == .anonymous {
+            return .anonymous(
+                claimsJSON: payloadText, subject: claims.sub?.string, expiresAt: lifetime.expiryDate,
+                sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))
         }
+        guard let roleName = claims.role?.string else { throw .missingClaims(.roleOrExpiryMissing) }
         guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
         let verified = AccessClaims(
             role: role, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,
@@ -109,6 +115,8 @@ public struct AccessTokenVerifier: Sendable {
     /// The claims the verifier reads; the rest stay in the signed JSON for policies.
     private struct ReadClaims: Decodable {
         var role: ClaimValue?
+        /// Whether `role` is there at all: `"role": null` is an unusable role, not a missing one.
+        var namesRole: Bool
         var sub: ClaimValue?
         var exp: ClaimValue?
         var nbf: ClaimValue?
@@ -124,6 +132,7 @@ public struct AccessTokenVerifier: Sendable {
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             role = try container.decodeIfPresent(ClaimValue.self, forKey: .role)
+            namesRole = container.contains(.role)
             sub = try container.decodeIfPresent(ClaimValue.self, forKey: .sub)
             // `"exp": null` is an unusable expiry, not a token without one.
             exp = container.contains(.exp) ? try container.decode(ClaimValue.self, forKey: .exp) : nil

@@ -1,3 +1,4 @@
+import CompassHTTP
 import CompassREST
 import Foundation
 import Postgres
@@ -5,8 +6,9 @@ import Testing
 
 /// PostgREST's `db-pre-request`: `COMPASS_REST_DB_PRE_REQUEST`, or the login role's
 /// `pgrst.db_pre_request` (which wins, reread at `NOTIFY pgrst, 'reload config'`), is called by
-/// every request inside its transaction, after its role and claims are set.
-@Suite("REST pre-request function", .serialized)
+/// every request inside its transaction, after its role and claims are set; and its
+/// `app.settings.*` (`COMPASS_REST_APP_SETTINGS_*`), set in that transaction too.
+@Suite("REST pre-request function and app settings", .serialized)
 struct RESTPreRequestTests {
     static let fixtures = """
         CREATE TABLE public.rest_gated (id int PRIMARY KEY, note text);
@@ -107,6 +109,30 @@ struct RESTPreRequestTests {
             // Reset: the configured one again.
             try await setAndReload(rest, "ALTER ROLE CURRENT_USER IN DATABASE \(quoted) RESET pgrst.db_pre_request")
             #expect(try await rest.request(.get, "rest_gated", headers: ["X-Blocked": "1"]).status == 400)
+        }
+    }
+
+    @Test func appSettingsAreReadableInEveryRequestsTransaction() async throws {
+        let configuration = try RESTConfiguration(
+            reading: EnvironmentReader([
+                "COMPASS_REST_APP_SETTINGS_JWT_EXP": "3600", "COMPASS_REST_APP_SETTINGS_Site_Name": " Compass ",
+                "COMPASS_REST_APP_SETTINGS_": "nameless", "COMPASS_REST_APP_SETTINGS_EMPTY": "",
+            ]))
+        #expect(configuration.appSettings.map(\.name) == ["app.settings.jwt_exp", "app.settings.site_name"])
+        try await RESTHarness.with(configuration: configuration) { rest in
+            try await rest.addFixtures(
+                """
+                CREATE FUNCTION public.rest_app_setting(name text) RETURNS text LANGUAGE sql STABLE
+                  AS $$ SELECT current_setting('app.settings.' || name, true) $$;
+                GRANT EXECUTE ON FUNCTION public.rest_app_setting(text) TO anon;
+                """)
+            #expect(try await rest.request(.get, "rpc/rest_app_setting?name=jwt_exp").body == #""3600""#)
+            #expect(try await rest.request(.get, "rpc/rest_app_setting?name=site_name").body == #""Compass""#)
+            #expect(try await rest.request(.get, "rpc/rest_app_setting?name=empty").body == "null")
+        }
+        // A name Postgres could not hold is refused at start, naming the variable.
+        #expect(throws: ConfigurationError.self) {
+            try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_APP_SETTINGS_A-B": "x"]))
         }
     }
 

@@ -42,6 +42,35 @@ struct RESTWordingTests {
         }
     }
 
+    /// PostgREST reads a signed token without `role` as its anon role (`role` added to the claims
+    /// SQL sees), and refuses `Authorization: Bearer` with no token where no header is anon.
+    @Test func aTokenWithoutRoleIsAnonAndAnEmptyBearerIsRefused() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE FUNCTION public.rest_claims() RETURNS json LANGUAGE sql STABLE
+                  AS $$ SELECT json_build_object('user', current_user, 'claims', current_setting('request.jwt.claims', true)::json) $$;
+                GRANT EXECUTE ON FUNCTION public.rest_claims() TO anon, authenticated;
+                """)
+            let roleless = try await rest.request(.get, "rpc/rest_claims", token: Self.token(claims: #"{"sub":"s-9","id":3}"#))
+            #expect(roleless.status == 200, "\(roleless)")
+            #expect(roleless.object["user"] as? String == "anon")
+            let claims = roleless.object["claims"] as? [String: Any] ?? [:]
+            #expect(claims["role"] as? String == "anon")
+            #expect(claims["id"] as? Int == 3)
+            // An unusable role is still refused.
+            #expect(try await rest.request(.get, "schools", token: Self.token(claims: #"{"role":null}"#)).isError("PGRST303", status: 401))
+
+            for header in ["Bearer", "Bearer ", "bearer   "] {
+                let empty = try await rest.request(.get, "schools", headers: ["Authorization": header])
+                #expect(empty.isError("PGRST301", status: 401), "\(header): \(empty)")
+                #expect(empty.object["message"] as? String == "Empty JWT is sent in Authorization header")
+            }
+            // Another scheme carries no bearer token: anon, as in PostgREST.
+            #expect(try await rest.request(.get, "schools?limit=1", headers: ["Authorization": "Basic dXNlcjpwYXNz"]).status == 200)
+        }
+    }
+
     @Test func logicTreesAndOrdersParseAsPostgREST() throws {
         // Text after the closing parenthesis is left, as PostgREST's parser leaves it.
         let trailing = try QueryParameters(query: "and=(id.eq.1,id.neq.2))")

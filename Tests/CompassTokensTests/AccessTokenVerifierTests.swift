@@ -90,6 +90,31 @@ struct AccessTokenVerifierTests {
         }
     }
 
+    /// PostgREST's `db-anon-role`: REST reads a token without `role` as anon, `"role":"anon"` added
+    /// to its claims; an unusable role is still refused, and the token is not remembered as anon.
+    @Test func aTokenWithoutRoleIsAnonWhereAsked() async throws {
+        let verifier = try await F.verifier()
+        let roleless = F.token(role: nil, #""sub":"s-1","id":3"#)
+        let claims = try await verifier.verify(roleless, now: F.now, missingRole: .anonymous)
+        #expect(claims.role == .anon)
+        #expect(claims.subject == "s-1")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(claims.claimsJSON.utf8)) as? [String: Any])
+        #expect(json["role"] as? String == "anon")
+        #expect(json["id"] as? Int == 3)
+        #expect(json["sub"] as? String == "s-1")
+        await #expect(throws: AccessTokenError.missingClaims(.roleOrExpiryMissing)) { try await verifier.verify(roleless, now: F.now) }
+        for unusable in [F.token(role: "7"), F.token(role: "null")] {
+            await #expect(throws: AccessTokenError.missingClaims(.roleOrExpiryMissing)) {
+                try await verifier.verify(unusable, now: F.now, missingRole: .anonymous)
+            }
+        }
+        // An empty claim set gets the role alone; a bad signature is refused as ever.
+        let empty = AccessClaims.anonymous(claimsJSON: "{ }", subject: nil, expiresAt: nil, sessionID: nil)
+        #expect(empty.claimsJSON == #"{"role":"anon"}"#)
+        let forged = F.signed(#"{"sub":"x"}"#, secret: "another secret, also long enough for HS256")
+        await #expect(throws: AccessTokenError.badSignature) { try await verifier.verify(forged, now: F.now, missingRole: .anonymous) }
+    }
+
     /// GoTrue and PostgREST accept a token without `exp` (the clients' suites sign admin tokens
     /// so); Realtime requires it, with its own reason.
     @Test func expiryIsOptionalExceptWhereRequired() async throws {

@@ -24,6 +24,12 @@ public struct EnvironmentReader: Sendable {
         return value.isEmpty ? nil : value
     }
 
+    /// The names of the set variables that begin with `prefix`, sorted (a family such as
+    /// `COMPASS_REST_APP_SETTINGS_*`).
+    public func names(withPrefix prefix: String) -> [String] {
+        variables.keys.filter { $0.hasPrefix(prefix) && $0.count > prefix.count && string($0) != nil }.sorted()
+    }
+
     /// The trimmed value; a missing one throws.
     public func required(_ name: String) throws(ConfigurationError) -> String {
         guard let value = string(name) else { throw ConfigurationError(name, problem: "is not set") }

@@ -25,6 +25,8 @@ public struct RequestScope: Sendable {
     public var roleTimeout = PostgresQuery.RoleTimeout.lookedUp
     /// The role's other settings (`ALTER ROLE … SET jit = off`), from the schema cache.
     public var roleSettings: [(name: String, value: String)] = []
+    /// PostgREST's `app.settings.*`, set last.
+    public var appSettings: [(name: String, value: String)] = []
     /// PostgREST's `db-pre-request`, called once the scope is open.
     public var preRequest: PreRequestFunction?
 
@@ -72,6 +74,7 @@ public struct RequestScope: Sendable {
             ("request.cookies", cookiesJSON),
         ]
         if let timeZone { settings.append(("timezone", timeZone)) }
+        settings += appSettings
         return PostgresQuery.requestScope(role: role, claimsJSON: claimsJSON, timeout: roleTimeout, settings: settings)
     }
 }

@@ -282,6 +282,7 @@ extension RESTError {
     static func invalidJWT(_ problem: JWTProblem) -> RESTError {
         let (code, message, details): (String, String, String?) =
             switch problem {
+            case .empty: ("PGRST301", "Empty JWT is sent in Authorization header", nil)
             case .malformed(let parts):
                 ("PGRST301", parts == 3 ? "JWT cryptographic operation failed" : "Expected 3 parts in JWT; got \(parts)", nil)
             case .badSignature: ("PGRST301", "No suitable key or wrong key type", "None of the keys was able to decode the JWT")

@@ -97,6 +97,8 @@ extension RESTError {
 
     /// Why a bearer token is refused (PGRST301/PGRST303).
     enum JWTProblem: Sendable, Hashable {
+        /// `Authorization: Bearer` without a token.
+        case empty
         /// Not three base64url parts that decode; `parts` is how many dot-separated parts it has.
         case malformed(parts: Int)
         /// Signed, but no configured key verifies it.

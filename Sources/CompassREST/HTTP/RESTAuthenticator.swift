@@ -8,11 +8,16 @@ import Hummingbird
 struct RESTAuthenticator: Sendable {
     let verifier: AccessTokenVerifier
 
-    /// The verified claims, or PostgREST's 401 (PGRST301/PGRST303, with `WWW-Authenticate`).
+    /// The verified claims, or PostgREST's 401 (PGRST301/PGRST303, with `WWW-Authenticate`). A
+    /// token without `role` is anon, as PostgREST's `db-anon-role`; `Bearer` with no token is
+    /// refused, as PostgREST refuses it, rather than read as no header.
     func claims(for request: Request, key: APIKey) async throws(RESTError) -> AccessClaims {
-        guard let token = request.bearerToken, token != key.token else { return key.claims }
+        guard let token = request.bearerToken, token != key.token else {
+            if request.sendsEmptyBearerToken { throw RESTError.invalidJWT(.empty) }
+            return key.claims
+        }
         do {
-            return try await verifier.verify(token)
+            return try await verifier.verify(token, missingRole: .anonymous)
         } catch {
             throw Self.error(for: error, token: token)
         }

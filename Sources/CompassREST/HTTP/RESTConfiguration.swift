@@ -19,7 +19,9 @@ import Foundation
 /// `COMPASS_REST_DB_PLAN_ENABLED` (PostgREST's `db-plan-enabled`, default false) whether
 /// `Accept: application/vnd.pgrst.plan` gets a request's `EXPLAIN`,
 /// `COMPASS_REST_DB_PRE_REQUEST` (PostgREST's `db-pre-request`, default none) a function every
-/// request calls first (``PreRequestFunction``; the login role's `pgrst.db_pre_request` wins), and
+/// request calls first (``PreRequestFunction``; the login role's `pgrst.db_pre_request` wins),
+/// `COMPASS_REST_APP_SETTINGS_<NAME>` (PostgREST's `app.settings.*`) `app.settings.<name>` in
+/// every request's transaction, and
 /// `COMPASS_REST_OPENAPI_MODE`, `COMPASS_REST_OPENAPI_SERVER_PROXY_URI` and
 /// `COMPASS_REST_OPENAPI_SECURITY_ACTIVE` the OpenAPI description at the root (``OpenAPISettings``).
 public struct RESTConfiguration: Sendable {
@@ -62,6 +64,10 @@ public struct RESTConfiguration: Sendable {
     /// calls before its statement, unless the login role names one (`pgrst.db_pre_request`,
     /// ``SchemaCache/inDatabaseSettings``), which wins as in PostgREST.
     public var preRequest: PreRequestFunction?
+    /// `COMPASS_REST_APP_SETTINGS_<NAME>=value` (PostgREST's `app.settings.*`, `PGRST_APP_SETTINGS_*`):
+    /// `app.settings.<name>` (lower-cased) set in every request's transaction, for SQL that reads
+    /// `current_setting('app.settings.<name>')`. Any role's SQL can read them.
+    public var appSettings: [(name: String, value: String)] = []
 
     /// The defaults.
     public init() {}
@@ -78,6 +84,15 @@ public struct RESTConfiguration: Sendable {
         if let timing = try environment.boolean("COMPASS_REST_SERVER_TIMING") { serverTiming = timing }
         if let plans = try environment.boolean("COMPASS_REST_DB_PLAN_ENABLED") { allowsPlans = plans }
         preRequest = environment.string("COMPASS_REST_DB_PRE_REQUEST").flatMap(PreRequestFunction.init)
+        let appPrefix = "COMPASS_REST_APP_SETTINGS_"
+        for variable in environment.names(withPrefix: appPrefix) {
+            let name = variable.dropFirst(appPrefix.count)
+            // Postgres takes letters, digits and `_` in a setting's name; anything else would fail every request.
+            guard name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw ConfigurationError(variable, problem: "names a setting Postgres cannot hold (letters, digits and _ only after COMPASS_REST_APP_SETTINGS_)")
+            }
+            if let value = environment.string(variable) { appSettings.append(("app.settings." + name.lowercased(), value)) }
+        }
         if let list = environment.string("COMPASS_REST_EXTRA_SEARCH_PATH") {
             extraSearchPath = list.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
         }

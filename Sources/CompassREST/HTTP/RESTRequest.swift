@@ -56,6 +56,7 @@ struct RESTRequest: Sendable {
             headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema,
             timeZone: preferences.timeZone)
         scope.extraSearchPath = configuration.extraSearchPath
+        scope.appSettings = configuration.appSettings
     }
 
     /// The representation to reply in, negotiated as PostgREST does once a request is planned:
