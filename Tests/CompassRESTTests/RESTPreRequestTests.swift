@@ -76,6 +76,10 @@ struct RESTPreRequestTests {
             #expect(write.isError("P0001", status: 400), "\(write)")
             #expect(try await rest.count("SELECT count(*)::int FROM public.rest_gated") == 1)
 
+            // The OpenAPI description asks it too.
+            #expect(try await rest.request(.get, "", headers: ["X-Blocked": "1"]).isError("P0001", status: 400))
+            #expect(try await rest.request(.get, "").status == 200)
+
             let written = try await rest.request(.post, "rest_gated", body: #"{"id":2,"note":"two"}"#)
             #expect(written.status == 201, "\(written)")
             #expect(try await rest.count("SELECT count(*)::int FROM public.rest_gated") == 2)

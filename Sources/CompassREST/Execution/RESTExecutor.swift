@@ -75,6 +75,12 @@ struct RESTExecutor: Sendable {
         }
     }
 
+    /// Opens `scope` in a read-only transaction and ends it: the pre-request function's verdict
+    /// for a request that runs no statement of its own (the OpenAPI description).
+    func open(_ scope: RequestScope, timing: ServerTiming?) async throws(RESTError) {
+        try await transaction([], scope: scope, readOnly: true, rollback: false, timing: timing) { _ in () }
+    }
+
     private static let checkDeferredConstraints = ("SET CONSTRAINTS ALL IMMEDIATE" as PostgresQuery).prepared
 
     /// `statement` marked with the schema cache's load number, so plans prepared before a schema

@@ -18,6 +18,13 @@ extension RESTAPI {
         let cache = try await schemaCache(profile ?? configuration.schema)
         timing?.mark(.parse)
         guard let documentation = cache.documentation else { throw .schemaCacheUnavailable }
+        if let preRequest = cache.preRequest(configured: configuration.preRequest) {
+            // PostgREST calls it for the description too: a request it refuses learns nothing of the schema.
+            var scope = RESTRequest.scope(of: request, method: method, path: "/", claims: claims, schema: cache.schema, configuration: configuration)
+            if let settings = cache.roleSettings { scope.apply(roleSettings: settings[scope.role] ?? [:]) }
+            scope.preRequest = preRequest
+            try await executor.open(scope, timing: timing)
+        }
         var headers = HTTPFields()
         if profile != nil || configuration.schemas.count > 1 { headers[HTTPField.Name("Content-Profile")!] = cache.schema }
         guard method != .head else {

@@ -47,16 +47,26 @@ struct RESTRequest: Sendable {
             isRPCRead: isRPC && method.isRead, maximumEmbedDepth: configuration.maximumEmbedDepth)
         rangeHeader = method == .get ? request.headers[HTTPField.Name("Range")!] : nil
         bodyMediaType = BodyMediaType(contentType: request.headers[.contentType])
+        scope = Self.scope(
+            of: request, method: method, path: path, claims: claims, schema: schema, timeZone: preferences.timeZone,
+            configuration: configuration)
+    }
+
+    /// Who `request` runs as and what SQL sees of it (``RequestScope``), in `schema`.
+    static func scope(
+        of request: Request, method: RESTMethod, path: String, claims: AccessClaims, schema: String, timeZone: String? = nil,
+        configuration: RESTConfiguration
+    ) -> RequestScope {
         var headers: [String: String] = [:]
         // HTTP/1's Host is the request's authority here, no longer a field; PostgREST lists it.
         if let host = request.head.authority { headers["host"] = host }
         for field in request.headers { headers[field.name.canonicalName] = field.value }
-        scope = RequestScope(
+        var scope = RequestScope(
             role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
-            headersJSON: Self.object(headers), cookiesJSON: Self.object(Self.cookies(request.headers[.cookie])), schema: schema,
-            timeZone: preferences.timeZone)
+            headersJSON: object(headers), cookiesJSON: object(cookies(request.headers[.cookie])), schema: schema, timeZone: timeZone)
         scope.extraSearchPath = configuration.extraSearchPath
         scope.appSettings = configuration.appSettings
+        return scope
     }
 
     /// The representation to reply in, negotiated as PostgREST does once a request is planned:
