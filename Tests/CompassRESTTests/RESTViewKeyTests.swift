@@ -15,6 +15,34 @@ struct RESTViewKeyTests {
             TO anon, authenticated, service_role;
         """
 
+    /// PostgREST follows a view's columns through views of the extra search path's schemas (not
+    /// through views of any other schema) to the table whose foreign key relates them.
+    @Test func relationshipsHoldThroughViewsOfTheExtraSearchPath() async throws {
+        var configuration = RESTConfiguration()
+        configuration.extraSearchPath = ["public", "rest_mid"]
+        try await RESTHarness.with(configuration: configuration) { rest in
+            try await rest.addFixtures(
+                """
+                CREATE SCHEMA rest_mid; CREATE SCHEMA rest_hidden;
+                CREATE TABLE public.rest_buyers (id int PRIMARY KEY, name text);
+                CREATE TABLE public.rest_purchases (id int PRIMARY KEY, buyer_id int REFERENCES public.rest_buyers, item text);
+                INSERT INTO public.rest_buyers VALUES (1, 'ann'); INSERT INTO public.rest_purchases VALUES (10, 1, 'pen');
+                CREATE VIEW rest_mid.buyers AS SELECT * FROM public.rest_buyers;
+                CREATE VIEW rest_hidden.buyers AS SELECT * FROM public.rest_buyers;
+                CREATE VIEW public.rest_buyers_chain AS SELECT * FROM rest_mid.buyers;
+                CREATE VIEW public.rest_buyers_hidden AS SELECT * FROM rest_hidden.buyers;
+                GRANT SELECT ON public.rest_purchases, public.rest_buyers_chain, public.rest_buyers_hidden TO anon;
+                """)
+            let chained = try await rest.request(.get, "rest_buyers_chain?select=name,rest_purchases(item)")
+            #expect(chained.status == 200, "\(chained)")
+            #expect(chained.body == #"[{"name":"ann","rest_purchases":[{"item": "pen"}]}]"#)
+            let embedded = try await rest.request(.get, "rest_purchases?select=item,rest_buyers_chain(name)")
+            #expect(embedded.body == #"[{"item":"pen","rest_buyers_chain":{"name": "ann"}}]"#, "\(embedded)")
+            let hidden = try await rest.request(.get, "rest_buyers_hidden?select=name,rest_purchases(item)")
+            #expect(hidden.isError("PGRST200", status: 400), "\(hidden)")
+        }
+    }
+
     @Test func aViewShowingATablesKeyHasThatKey() async throws {
         try await RESTHarness.with { rest in
             try await rest.addFixtures(Self.pairsSQL)

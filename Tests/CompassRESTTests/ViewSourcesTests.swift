@@ -40,6 +40,17 @@ struct ViewSourcesTests {
         #expect(found["schools"] == nil)
     }
 
+    @Test func aViewReadingAViewOfAnotherSchemaRelatesThroughIt() {
+        var tables = Self.tables
+        tables["school_chain"] = Self.table("school_chain", ["sid"], isView: true)
+        let middle = CatalogViewColumn(viewSchema: "extensions", view: "mid", column: "sid", sourceSchema: "public", sourceTable: "schools", sourceColumn: "id")
+        let views = ViewSources(schema: "public", tables: tables, columns: [middle, Self.column("school_chain", "sid", from: "mid", "sid", schema: "extensions")])
+        let found = views.relationships(foreignKeys: [Self.foreignKey])
+        #expect(found["interactions"]?.map(\.foreignTable) == ["school_chain"])
+        // The middle view is not exposed: nothing relates to it by name.
+        #expect(found["mid"] == nil)
+    }
+
     @Test func aNameTwoOriginsClaimAndViewsMissingTheKeyGetNothing() {
         let views = ViewSources(schema: "public", tables: Self.tables, columns: [
             Self.column("school_names", "sid", from: "schools", "id"),

@@ -27,7 +27,8 @@ public struct RESTAPI: CompassAPI {
     /// Builds the API on the server's shared pool; nothing connects until the first request.
     public init(context: ServerContext, configuration: RESTConfiguration = RESTConfiguration()) {
         self.store = SchemaCacheStore(
-            pool: context.pool, schemas: configuration.schemas, documents: configuration.openAPI.mode != .disabled, logger: context.logger)
+            pool: context.pool, schemas: configuration.schemas, searching: configuration.extraSearchPath,
+            documents: configuration.openAPI.mode != .disabled, logger: context.logger)
         self.configuration = configuration
         self.authenticator = RESTAuthenticator(verifier: context.verifier)
         self.executor = RESTExecutor(pool: context.pool, maximumReplyBytes: configuration.maximumReplyBytes)

@@ -4,17 +4,20 @@ import Postgres
 extension SchemaCache {
     /// Reads the exposed schema from the catalog in one transaction (a consistent snapshot);
     /// with `documenting`, also what its OpenAPI description needs (``SchemaDocumentation``).
-    public static func load(schema: String = "public", documenting: Bool = false, on connection: PostgresConnection) async throws -> SchemaCache {
+    public static func load(
+        schema: String = "public", searching extraSchemas: [String] = [], documenting: Bool = false, on connection: PostgresConnection
+    ) async throws -> SchemaCache {
         try await connection.withTransaction { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             // No search path, as PostgREST reads its cache: type names and expressions come out
             // qualified (`public.my_type`), so they mean the same whatever a request searches.
             try await connection.query("SELECT set_config('search_path', '', true)")
             let columns: [CatalogColumn] = try await json(Self.columnsQuery(schema), on: connection)
-            let keys: [CatalogKey] = try await json(Self.keysQuery(schema), on: connection)
-            let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema), on: connection)
+            let others = extraSchemas.filter { $0 != schema }
+            let keys: [CatalogKey] = try await json(Self.keysQuery(schema, through: others), on: connection)
+            let foreignKeys: [CatalogForeignKey] = try await json(Self.foreignKeysQuery(schema, through: others), on: connection)
             let functions: [CatalogFunction] = try await json(Self.functionsQuery(schema), on: connection)
-            let viewRules: [CatalogViewRule] = try await json(Self.viewRulesQuery(schema), on: connection)
+            let viewRules: [CatalogViewRule] = try await json(Self.viewRulesQuery(schema, through: others), on: connection)
             let viewColumns = viewRules.flatMap(\.columns)
             let computed: [CatalogComputed] = try await json(Self.computedQuery(schema), on: connection)
             let casts: [CatalogCast] = try await json(Self.representationsQuery(), on: connection)
@@ -203,6 +206,7 @@ struct CatalogViewRule: Decodable {
         var columnName: String
     }
 
+    var schema: String
     var view: String
     var rule: String
     var sources: [Source]
@@ -212,7 +216,7 @@ struct CatalogViewRule: Decodable {
         ViewRuleTargets.entries(of: rule).compactMap { entry in
             sources.first { $0.table == entry.table && $0.column == entry.column }.map { source in
                 CatalogViewColumn(
-                    view: view, column: entry.name, sourceSchema: source.schema, sourceTable: source.tableName,
+                    viewSchema: schema, view: view, column: entry.name, sourceSchema: source.schema, sourceTable: source.tableName,
                     sourceColumn: source.columnName)
             }
         }
@@ -221,6 +225,8 @@ struct CatalogViewRule: Decodable {
 
 /// One view column that shows a table column as it is (see ``ViewSources``).
 struct CatalogViewColumn: Decodable {
+    /// The view's schema; nil for the exposed one.
+    var viewSchema: String?
     var view: String
     var column: String
     var sourceSchema: String

@@ -27,7 +27,9 @@ extension SchemaCache {
         """
     }
 
-    static func keysQuery(_ schema: String) -> PostgresQuery {
+    /// Unique and primary keys of the schema's tables, and primary keys of tables its views (or views
+    /// of `others`, the extra search path) read.
+    static func keysQuery(_ schema: String, through others: [String] = []) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'schema', n.nspname, 'table', c.relname, 'primary', con.contype = 'p',
@@ -44,11 +46,13 @@ extension SchemaCache {
                      JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
                      JOIN pg_catalog.pg_class AS v ON v.oid = r.ev_class
                      JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace
-                    WHERE d.refobjid = con.conrelid AND vn.nspname = \(schema))))
+                    WHERE d.refobjid = con.conrelid AND (vn.nspname = \(schema) OR vn.nspname = ANY(\(others)::text[])))))
         """
     }
 
-    static func foreignKeysQuery(_ schema: String) -> PostgresQuery {
+    /// Foreign keys of the schema's tables, and of tables a view of the schema (or of `others`, the
+    /// extra search path) reads.
+    static func foreignKeysQuery(_ schema: String, through others: [String] = []) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
                  'constraint', con.conname, 'table', src.relname, 'foreignTable', dst.relname,
@@ -68,17 +72,18 @@ extension SchemaCache {
                      JOIN pg_catalog.pg_rewrite AS r ON r.oid = d.objid
                      JOIN pg_catalog.pg_class AS v ON v.oid = r.ev_class
                      JOIN pg_catalog.pg_namespace AS vn ON vn.oid = v.relnamespace
-                    WHERE d.refobjid IN (con.conrelid, con.confrelid) AND vn.nspname = \(schema)))
+                    WHERE d.refobjid IN (con.conrelid, con.confrelid) AND (vn.nspname = \(schema) OR vn.nspname = ANY(\(others)::text[]))))
         """
     }
 
     /// Each exposed view's select rule (`_RETURN`, not the rules a view may add for writes) as
     /// node text, with the table columns it reads: ``ViewRuleTargets`` finds which of them the
-    /// view's own columns show as they are.
-    static func viewRulesQuery(_ schema: String) -> PostgresQuery {
+    /// view's own columns show as they are. Views of the schemas in `others` (the extra search
+    /// path) come too, as PostgREST reads them: an exposed view may read a table through them.
+    static func viewRulesQuery(_ schema: String, through others: [String] = []) -> PostgresQuery {
         """
         SELECT coalesce(json_agg(json_build_object(
-                 'view', v.relname, 'rule', r.ev_action::text,
+                 'schema', n.nspname, 'view', v.relname, 'rule', r.ev_action::text,
                  'sources', (SELECT coalesce(json_agg(json_build_object(
                                       'table', d.refobjid::int8, 'column', d.refobjsubid, 'schema', sn.nspname,
                                       'tableName', s.relname, 'columnName', a.attname)), '[]')
@@ -91,7 +96,7 @@ extension SchemaCache {
           FROM pg_catalog.pg_class AS v
           JOIN pg_catalog.pg_namespace AS n ON n.oid = v.relnamespace
           JOIN pg_catalog.pg_rewrite AS r ON r.ev_class = v.oid AND r.rulename = '_RETURN'
-         WHERE n.nspname = \(schema) AND v.relkind IN ('v', 'm')
+         WHERE (n.nspname = \(schema) OR n.nspname = ANY(\(others)::text[])) AND v.relkind IN ('v', 'm')
         """
     }
 

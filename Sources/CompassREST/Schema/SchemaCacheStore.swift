@@ -13,6 +13,8 @@ public actor SchemaCacheStore {
     public nonisolated let schemas: [String]
     /// Whether each load also reads the OpenAPI description's ``SchemaDocumentation``.
     public nonisolated let documents: Bool
+    /// The schemas requests search after the exposed one, whose views an exposed view may read through.
+    public nonisolated let extraSchemas: [String]
     private let logger: Logger
     private var caches: [String: SchemaCache] = [:]
     /// Bumped by every reload, so tests can wait for one.
@@ -23,10 +25,11 @@ public actor SchemaCacheStore {
     private var firstLoad: Task<Void, any Error>?
 
     /// A store that reads `schemas` through `pool` (and their documentation, with `documents`).
-    public init(pool: PostgresPool, schemas: [String] = ["public"], documents: Bool = false, logger: Logger) {
+    public init(pool: PostgresPool, schemas: [String] = ["public"], searching extraSchemas: [String] = [], documents: Bool = false, logger: Logger) {
         precondition(!schemas.isEmpty, "at least one exposed schema")
         self.pool = pool
         self.schemas = schemas
+        self.extraSchemas = extraSchemas
         self.documents = documents
         self.logger = logger
     }
@@ -68,7 +71,7 @@ public actor SchemaCacheStore {
         reloadsStarted += 1
         let next = reloadsStarted
         for schema in schemas {
-            var cache = try await Self.fetch(schema: schema, documenting: documents, through: pool)
+            var cache = try await Self.fetch(schema: schema, searching: extraSchemas, documenting: documents, through: pool)
             cache.generation = next
             loaded[schema] = cache
             logger.debug(
@@ -92,8 +95,10 @@ public actor SchemaCacheStore {
     }
 
     /// Reads the catalog outside the actor, so the pool's closure is not actor-isolated.
-    private nonisolated static func fetch(schema: String, documenting: Bool, through pool: PostgresPool) async throws -> SchemaCache {
-        try await pool.withConnection { try await SchemaCache.load(schema: schema, documenting: documenting, on: $0) }
+    private nonisolated static func fetch(
+        schema: String, searching extraSchemas: [String], documenting: Bool, through pool: PostgresPool
+    ) async throws -> SchemaCache {
+        try await pool.withConnection { try await SchemaCache.load(schema: schema, searching: extraSchemas, documenting: documenting, on: $0) }
     }
 }
 

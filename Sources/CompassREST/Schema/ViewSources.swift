@@ -31,32 +31,36 @@ struct ViewSources {
     init(schema: String, tables: [String: TableInfo], columns: [CatalogViewColumn]) {
         self.schema = schema
         self.tables = tables
-        var origins: [String: [String: Relation.Column?]] = [:]
-        for column in columns where tables[column.view]?.column(column.column) != nil {
+        // Every view's columns, the exposed schema's and those of the schemas searched after it,
+        // which only pass a column on from a table to an exposed view that reads them.
+        var origins: [Relation: [String: Relation.Column?]] = [:]
+        for column in columns {
+            let view = Relation(schema: column.viewSchema ?? schema, name: column.view)
+            if view.schema == schema, tables[column.view]?.column(column.column) == nil { continue }
             let origin = Relation.Column(
                 relation: Relation(schema: column.sourceSchema, name: column.sourceTable), name: column.sourceColumn)
-            let known = origins[column.view]?[column.column]
+            let known = origins[view]?[column.column]
             // A view's column names are unique; should two origins claim one, it is dropped rather than guessed.
-            origins[column.view, default: [:]][column.column] = known == nil ? origin : (known! == origin ? origin : nil)
+            origins[view, default: [:]][column.column] = known == nil ? origin : (known! == origin ? origin : nil)
         }
-        for (view, mapping) in origins.sorted(by: { $0.key < $1.key }) {
+        for (view, mapping) in origins.sorted(by: { ($0.key.schema, $0.key.name) < ($1.key.schema, $1.key.name) }) where view.schema == schema {
             var byTable: [Relation: [String: [String]]] = [:]
             for (viewColumn, origin) in mapping.sorted(by: { $0.key < $1.key }) {
-                guard let origin = Self.base(of: origin, origins: origins, schema: schema) else { continue }
+                guard let origin = Self.base(of: origin, origins: origins) else { continue }
                 byTable[origin.relation, default: [:]][origin.name, default: []].append(viewColumn)
             }
             for (table, columns) in byTable {
-                representations[table, default: []].append(Representation(name: view, columns: columns))
+                representations[table, default: []].append(Representation(name: view.name, columns: columns))
             }
         }
     }
 
     /// A view column's origin followed through views of views to a table (at most 8 levels).
-    private static func base(of origin: Relation.Column?, origins: [String: [String: Relation.Column?]], schema: String) -> Relation.Column? {
+    private static func base(of origin: Relation.Column?, origins: [Relation: [String: Relation.Column?]]) -> Relation.Column? {
         var current = origin
         for _ in 0..<8 {
             guard let column = current else { return nil }
-            guard column.relation.schema == schema, let next = origins[column.relation.name] else { return column }
+            guard let next = origins[column.relation] else { return column }
             current = next[column.name] ?? nil
         }
         return nil
