@@ -113,8 +113,9 @@ public struct CompassServer: Sendable {
         let webSocketRoutes = apis.compactMap(\.webSocketRoute)
         for route in webSocketRoutes { route.addLateUpgradeRefusal(to: router) }
         let limits = configuration.http
+        let proxies = configuration.trustedProxies
         let server = HTTPServerBuilder { responder in
-            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits)
+            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits, trustedProxies: proxies)
         }
         return Application(
             router: router,

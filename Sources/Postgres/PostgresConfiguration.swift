@@ -84,3 +84,10 @@ public struct PostgresConfiguration: Sendable {
         return "postgres"
     }
 }
+
+/// Printed without its password or any other secret: services holding a configuration are
+/// described in logs (swift-service-lifecycle's "Starting service" at debug level).
+extension PostgresConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
+    public var description: String { "PostgresConfiguration(\(user)@\(endpoint)/\(database))" }
+    public var debugDescription: String { description }
+}

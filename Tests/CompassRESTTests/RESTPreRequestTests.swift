@@ -42,6 +42,7 @@ struct RESTPreRequestTests {
         #expect(PreRequestFunction("public.check_request") == PreRequestFunction("public.check_request"))
         #expect(PreRequestFunction("public.check_request")?.schema == "public")
         #expect(PreRequestFunction("check_request")?.schema == nil)
+        #expect(PreRequestFunction(".check_request") == PreRequestFunction("check_request"))
         #expect(PreRequestFunction("a.b.c")?.name == "b.c", "the first dot separates, as PostgREST's toQi")
         #expect(PreRequestFunction("  ") == nil)
         #expect(PreRequestFunction("") == nil)

@@ -191,6 +191,30 @@ struct RESTReadWriteTests {
         }
     }
 
+    /// As in PostgREST, POST runs a stable or immutable function read-only: one that writes is
+    /// refused (405 25006) and writes nothing; a volatile one writes.
+    @Test func postRunsOnlyVolatileFunctionsReadWrite() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_call_log (note text);
+                GRANT INSERT ON public.rest_call_log TO anon;
+                CREATE FUNCTION public.rest_volatile_writer(note text DEFAULT 'volatile') RETURNS int LANGUAGE sql
+                  AS $$ INSERT INTO public.rest_call_log VALUES (note) RETURNING 1 $$;
+                -- Postgres lets a stable function write only through a volatile one.
+                CREATE FUNCTION public.rest_stable_writer() RETURNS int LANGUAGE sql STABLE
+                  AS $$ SELECT public.rest_volatile_writer('stable') $$;
+                GRANT EXECUTE ON FUNCTION public.rest_stable_writer(), public.rest_volatile_writer(text) TO anon;
+                """)
+            let stable = try await rest.request(.post, "rpc/rest_stable_writer", body: "{}")
+            #expect(stable.isError("25006", status: 405), "\(stable)")
+            let volatile = try await rest.request(.post, "rpc/rest_volatile_writer", body: "{}")
+            #expect(volatile.status == 200, "\(volatile)")
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_call_log WHERE note = 'stable'") == 0)
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_call_log WHERE note = 'volatile'") == 1)
+        }
+    }
+
     @Test func aColumnTypeChangeAfterASchemaReloadDoesNotRunPlansPreparedForTheOldType() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

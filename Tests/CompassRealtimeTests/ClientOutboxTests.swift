@@ -31,6 +31,33 @@ struct ClientOutboxTests {
         #expect(counted.enqueue(Self.frame(1)) == .overflowed, "the frame count still bounds it")
     }
 
+    /// Unread sockets together are bounded too: past the shared total, a client with a backlog is
+    /// closed at its next frame, while a client that keeps up still gets its frames.
+    @Test func allOutboxesTogetherStayWithinTheSharedBudget() {
+        let budget = OutboundBudget(limit: 200)
+        let stalled = ClientOutbox(clientID: 1, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
+        let other = ClientOutbox(clientID: 2, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
+        let reading = ClientOutbox(clientID: 3, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
+        #expect(stalled.enqueue(Self.frame(90)) == .queued)
+        #expect(other.enqueue(Self.frame(90)) == .queued)
+        #expect(budget.heldBytes == 180)
+        #expect(stalled.enqueue(Self.frame(90)) == .overflowed, "its own bound (1000) allows it; the total does not")
+        #expect(budget.heldBytes == 90, "the dropped backlog is released")
+        // A client with nothing waiting always gets its frame, and what the socket takes is released.
+        #expect(reading.enqueue(Self.frame(150)) == .queued)
+        #expect(budget.heldBytes == 240)
+        #expect(reading.takeForSocket().frames.count == 1)
+        #expect(budget.heldBytes == 90)
+        #expect(other.enqueue(Self.frame(90)) == .queued)
+        // An outbox that goes away with frames never taken releases them.
+        var gone: ClientOutbox? = ClientOutbox(clientID: 4, version: .v1, capacity: 10, budget: budget)
+        #expect(gone?.enqueue(Self.frame(5)) == .queued)
+        #expect(budget.heldBytes == 185)
+        gone = nil
+        #expect(budget.heldBytes == 180)
+        _ = gone
+    }
+
     /// A sink that holds its outbox, as the socket's writer does.
     final class HoldingSink: ClientOutboxSink {
         let outbox: ClientOutbox

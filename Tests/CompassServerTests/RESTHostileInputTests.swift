@@ -151,6 +151,13 @@ struct RESTHostileInputTests {
                 #expect(reply.object["code"] as? String == "22021")
                 #expect(reply.object["message"] as? String == #"invalid byte sequence for encoding "UTF8": 0xff"#, "\(reply.body)")
             }
+            // A form's escapes too: `%FF` is no more text in a form than in a query string.
+            let form = ["apikey": harness.keys.anon, "Authorization": "Bearer \(harness.keys.anon)", "Content-Type": "application/x-www-form-urlencoded"]
+            for (method, target) in [("POST", "/rest/v1/notes"), ("POST", "/rest/v1/rpc/add_note")] {
+                let reply = try await HTTPReply.exchange(method, target, port: harness.port, headers: form, bytes: Array("body=a%FF%FEb".utf8))
+                #expect(reply.status == 400, "\(target): \(reply.body)")
+                #expect(reply.object["code"] as? String == "22021", "\(reply.body)")
+            }
             let filter = try await Self.send(harness, "GET", "/rest/v1/notes?body=eq.a%FF%FEb")
             #expect(filter.status == 400, "\(filter.body)")
             #expect(filter.object["code"] as? String == "22021")
@@ -231,7 +238,7 @@ struct HTTPReply {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         let bytes = body ?? []
-        if body != nil { text += "Content-Type: application/json\r\n" }
+        if body != nil, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) { text += "Content-Type: application/json\r\n" }
         text += "Content-Length: \(bytes.count)\r\n\r\n"
         let connection = try RawConnection(port: port)
         await connection.send(Array(text.utf8) + bytes)

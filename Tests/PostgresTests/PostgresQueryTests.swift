@@ -82,6 +82,19 @@ struct PostgresQueryTests {
         }
     }
 
+    /// Services holding a configuration are printed in debug logs ("Starting service …").
+    @Test func aConfigurationPrintsWithoutItsPassword() throws {
+        struct Holder { var configuration: PostgresConfiguration }
+        let configuration = try PostgresConfiguration(url: "postgresql://alice:hunter2@db.example:6543/compass")
+        for text in [
+            "\(configuration)", String(reflecting: configuration), "\(Holder(configuration: configuration))",
+            String(reflecting: Holder(configuration: configuration)), "\([configuration])",
+        ] {
+            #expect(!text.contains("hunter2"), "\(text)")
+            #expect(text.contains("alice@db.example:6543/compass"), "\(text)")
+        }
+    }
+
     @Test func configurationPinsUTCAndNamesEndpoint() throws {
         let configuration = try PostgresConfiguration(url: "postgresql://alice:hunter2@db.example:6543/compass")
         #expect(configuration.endpoint == "db.example:6543")

@@ -102,7 +102,7 @@ public struct TrustedProxies: Sendable, Equatable {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs.
-    fileprivate func trimmingASCIISpaces() -> String {
+    func trimmingASCIISpaces() -> String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

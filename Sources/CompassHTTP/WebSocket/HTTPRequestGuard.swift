@@ -88,6 +88,16 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(context: context, status: .uriTooLong)
                 return
             }
+            // Many tiny fields cost per field everywhere after this (the request's header object, its JSON).
+            guard head.headers.count <= limits.maximumHeaderFields else {
+                refuse(context: context, status: .requestHeaderFieldsTooLarge)
+                return
+            }
+            // A body coded other than `chunked` (`gzip, chunked`) would be read as if it were not.
+            if head.headers.contains(name: "transfer-encoding"), !Self.isOnlyChunked(head) {
+                refuse(context: context, status: .notImplemented)
+                return
+            }
             // One scan without allocating for every request; the upgrade rules only for those that ask.
             let asksUpgrade = head.headers.contains(name: "upgrade")
             // NIO's upgrader passes over these without a word, and drops the request with them.
@@ -170,6 +180,12 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether an HTTP/1.1 request waits for `100 Continue` before it sends its body.
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
         head.version == .http1_1 && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
+    }
+
+    /// Whether `Transfer-Encoding` says `chunked` and nothing else, the one coding this server reads.
+    static func isOnlyChunked(_ head: HTTPRequestHead) -> Bool {
+        let codings = head.headers[canonicalForm: "transfer-encoding"].map { $0.trimmingASCIISpaces().lowercased() }
+        return codings == ["chunked"]
     }
 
     /// Whether the request announces a body (a length above zero, or chunks).

@@ -43,13 +43,19 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let routes: [WebSocketRoute]
     let limits: HTTPLimits
     let connections: ConnectionCounter
+    /// Peers whose connections are many clients' (not counted per address).
+    let trustedProxies: TrustedProxies
 
     /// Serves `responder`'s routes and upgrades requests for `routes`' paths, within `limits`.
-    public init(responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute], limits: HTTPLimits = HTTPLimits()) {
+    public init(
+        responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute], limits: HTTPLimits = HTTPLimits(),
+        trustedProxies: TrustedProxies = .none
+    ) {
         self.responder = responder
         self.routes = routes
         self.limits = limits
         self.connections = ConnectionCounter()
+        self.trustedProxies = trustedProxies
     }
 
     /// The largest frame any route accepts (the decoder is set up before the route is known).
@@ -66,8 +72,17 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard connections.open(channel, limit: limits.maximumConnections) else {
+        let address = ConnectionCounter.countedAddress(of: channel.remoteAddress?.ipAddress, trusting: trustedProxies)
+        switch connections.open(channel, limit: limits.maximumConnections, address: address, addressLimit: limits.maximumConnectionsPerAddress) {
+        case .opened:
+            break
+        case .atLimit:
             logger.warning("connection refused: at the limit", metadata: ["http.max_connections": "\(limits.maximumConnections)"])
+            return Self.refuseOverCapacity(channel)
+        case .addressAtLimit:
+            logger.warning(
+                "connection refused: its address is at its limit",
+                metadata: ["http.max_connections_per_address": "\(limits.maximumConnectionsPerAddress)"])
             return Self.refuseOverCapacity(channel)
         }
         return channel.eventLoop.makeCompletedFuture {
@@ -207,14 +222,65 @@ extension UpgradableHTTPChannel {
 /// Open connections, counted as they open and as their channels close.
 final class ConnectionCounter: Sendable {
     private let count = Atomic<Int>(0)
+    /// Open connections by peer address, for the addresses that are counted.
+    private let byAddress = Mutex<[String: Int]>([:])
 
-    /// Counts `channel` (uncounted when it closes) if fewer than `limit` are open.
-    func open(_ channel: any Channel, limit: Int) -> Bool {
+    enum Outcome: Equatable {
+        case opened
+        /// Every slot is taken.
+        case atLimit
+        /// The peer's address holds its share.
+        case addressAtLimit
+    }
+
+    /// The address a connection from `peer` counts against, or nil when it is not counted: the
+    /// machine itself (a local proxy, health checks, benchmarks) and trusted proxies speak for many clients.
+    /// An IPv6 peer counts as its /64, which one client usually holds whole.
+    static func countedAddress(of peer: String?, trusting proxies: TrustedProxies) -> String? {
+        guard let peer, !isLoopback(peer), !proxies.trusts(peer) else { return nil }
+        guard let bytes = TrustedProxies.bytes(of: peer), bytes.count == 16, !peer.hasPrefix("::ffff:") else { return peer }
+        return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
+    }
+
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+    }
+
+    /// Counts `channel` (uncounted when it closes) if fewer than `limit` are open and, for a
+    /// counted `address`, fewer than `addressLimit` (0: none) of them from it.
+    func open(_ channel: any Channel, limit: Int, address: String? = nil, addressLimit: Int = 0) -> Outcome {
+        let outcome = open(limit: limit, address: address, addressLimit: addressLimit)
+        if outcome == .opened { channel.closeFuture.whenComplete { _ in self.close(address: address, addressLimit: addressLimit) } }
+        return outcome
+    }
+
+    /// The counting itself (tests call it without a channel).
+    func open(limit: Int, address: String?, addressLimit: Int) -> Outcome {
         guard count.wrappingAdd(1, ordering: .relaxed).newValue <= limit else {
             count.wrappingSubtract(1, ordering: .relaxed)
-            return false
+            return .atLimit
         }
-        channel.closeFuture.whenComplete { _ in self.count.wrappingSubtract(1, ordering: .relaxed) }
-        return true
+        guard let address, addressLimit > 0 else { return .opened }
+        let admitted = byAddress.withLock { counts in
+            let open = counts[address, default: 0]
+            guard open < addressLimit else { return false }
+            counts[address] = open + 1
+            return true
+        }
+        if !admitted { count.wrappingSubtract(1, ordering: .relaxed) }
+        return admitted ? .opened : .addressAtLimit
     }
+
+    /// Uncounts a connection ``open(limit:address:addressLimit:)`` admitted.
+    func close(address: String?, addressLimit: Int) {
+        count.wrappingSubtract(1, ordering: .relaxed)
+        guard let address, addressLimit > 0 else { return }
+        byAddress.withLock { counts in
+            let open = counts[address, default: 1] - 1
+            counts[address] = open > 0 ? open : nil
+        }
+    }
+
+    /// Connections open now (for tests).
+    var openCount: Int { count.load(ordering: .relaxed) }
 }

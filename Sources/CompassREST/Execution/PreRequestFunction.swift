@@ -19,7 +19,8 @@ public struct PreRequestFunction: Sendable, Hashable {
         let text = setting.trimmingSpaces
         guard !text.isEmpty else { return nil }
         if let dot = text.firstIndex(of: ".") {
-            schema = String(text[..<dot])
+            // `.fn` names `fn` on the search path, as PostgREST reads it.
+            schema = dot == text.startIndex ? nil : String(text[..<dot])
             name = String(text[text.index(after: dot)...])
         } else {
             schema = nil

@@ -29,12 +29,14 @@ extension RESTAPI {
             maximumReplyBytes: configuration.maximumReplyBytes)
         let maxAffected = request.preferences.enforcedMaxAffected
         if maxAffected != nil, !plan.function.returnsSet { throw .maxAffectedNeedsRows }
+        // As in PostgREST, a stable or immutable function runs read-only whatever the method.
+        let readOnly = request.method.isRead || plan.function.volatility != .volatile
         if media.plan != nil {
-            return try await planReply(statement, cache: cache, request: request, media: media, readOnly: request.method.isRead)
+            return try await planReply(statement, cache: cache, request: request, media: media, readOnly: readOnly)
         }
         let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
         let result = try await executor.run(
-            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: request.method.isRead,
+            statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: readOnly,
             rollback: rollsBack(request), timing: request.timing
         ) { result throws(RESTError) in
             if let maxAffected, result.pageTotal > maxAffected { throw .maxAffectedExceeded(rows: result.pageTotal) }

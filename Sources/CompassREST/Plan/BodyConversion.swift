@@ -2,16 +2,18 @@
 /// object of strings (a repeated name keeps its last value), CSV an array of objects keyed by
 /// the header line, each field a string and an unquoted or quoted `NULL` a null.
 enum BodyConversion {
-    /// `a=1&b=x+y` as `[("a", "1"), ("b", "x y")]`, in order.
-    static func formPairs(_ body: String) -> [(name: String, value: String)] {
-        QueryString.pairs(body).map { ($0.name, $0.value ?? "") }
+    /// `a=1&b=x+y` as `[("a", "1"), ("b", "x y")]`, in order; an escape that decodes to bytes
+    /// that are not UTF-8 (`%FF`) is 400 22021, rather than stored as U+FFFD.
+    static func formPairs(_ body: String) throws(RESTError) -> [(name: String, value: String)] {
+        if let bad = QueryString.invalidUTF8(in: body) { throw .invalidUTF8(bad, in: "the request body") }
+        return QueryString.pairs(body).map { ($0.name, $0.value ?? "") }
     }
 
     /// A form as one JSON object of strings.
-    static func formObject(_ body: String) -> String {
+    static func formObject(_ body: String) throws(RESTError) -> String {
         var values: [String: String] = [:]
         var order: [String] = []
-        for (name, value) in formPairs(body) {
+        for (name, value) in try formPairs(body) {
             if values[name] == nil { order.append(name) }
             values[name] = value
         }

@@ -26,7 +26,7 @@ enum CallArguments: Sendable {
             try self.init(json: try BodyConversion.csvArray(text), columns: columns)
             if case .json(let text, let keys, let isArray, _) = self { self = .json(text: text, keys: keys, isArray: isArray, fromCSV: true) }
         case .formURLEncoded:
-            self = .pairs(BodyConversion.formPairs(text))
+            self = .pairs(try BodyConversion.formPairs(text))
         case .text, .xml, .bytes:
             self = .raw(mediaType, bytes: bytes)
         case .other:

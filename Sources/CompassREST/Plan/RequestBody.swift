@@ -13,7 +13,7 @@ struct RequestBody: Sendable {
     init(text: String, mediaType: BodyMediaType, columns: [String]?) throws(RESTError) {
         switch mediaType {
         case .json: try self.init(json: text, columns: columns)
-        case .formURLEncoded: try self.init(json: BodyConversion.formObject(text), columns: columns)
+        case .formURLEncoded: try self.init(json: try BodyConversion.formObject(text), columns: columns)
         case .csv: try self.init(json: try BodyConversion.csvArray(text), columns: columns)
         default: throw .invalidBody(.unacceptableContentType(mediaType.name))
         }

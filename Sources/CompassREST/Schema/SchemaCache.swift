@@ -240,8 +240,9 @@ public struct FunctionInfo: Sendable, Hashable {
     /// The name of the type it returns, as the catalog spells it (a domain `"text/plain"` reads `text/plain`).
     public var returnTypeName: String?
 
-    /// `pg_proc.provolatile`. GET and HEAD run any function in a read-only transaction, so a
-    /// volatile one that writes fails there with 25006 (405), as under PostgREST.
+    /// `pg_proc.provolatile`. GET and HEAD run any function in a read-only transaction, and POST
+    /// every function but a volatile one, so a function that writes fails there with 25006 (405),
+    /// as under PostgREST.
     public enum Volatility: String, Sendable, Hashable, Decodable {
         case volatile = "v", stable = "s", immutable = "i"
     }

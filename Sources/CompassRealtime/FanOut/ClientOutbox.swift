@@ -17,6 +17,8 @@ public final class ClientOutbox: Sendable {
     public let capacity: Int
     /// The most bytes that may wait (a frame can hold a megabyte-sized record); more closes the client.
     public let maximumBytes: Int
+    /// What every client's waiting frames may hold together; nil for no such bound (tests).
+    let budget: OutboundBudget?
     private let state: Mutex<State>
 
     /// A frame waiting to be written, with the change's time for the latency metric.
@@ -82,12 +84,18 @@ public final class ClientOutbox: Sendable {
     }
 
     /// Makes an empty outbox.
-    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max) {
+    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: OutboundBudget? = nil) {
         self.clientID = clientID
         self.version = version
         self.capacity = max(1, capacity)
         self.maximumBytes = max(1, maximumBytes)
+        self.budget = budget
         self.state = Mutex(State())
+    }
+
+    deinit {
+        // Frames never taken (the connection ended first) hold no part of the budget any more.
+        budget?.release(state.withLock { $0.bytes })
     }
 
     /// What became of a frame handed to ``enqueue(_:)``.
@@ -116,8 +124,12 @@ public final class ClientOutbox: Sendable {
             guard state.closing == nil else { return (.dropped, [], nil) }
             if let liveness, !liveness.isCurrent { return (.channelLeft, [], nil) }
             let size = frame.text.utf8.count
-            // A first frame always fits: one large event is not a slow client.
-            if state.frames.count >= capacity || !state.frames.isEmpty && state.bytes > maximumBytes - size {
+            // A first frame always fits: one large event is not a slow client. A backlog past this
+            // client's bytes, or past what all clients may hold together, is one.
+            if state.frames.count >= capacity
+                || !state.frames.isEmpty && (state.bytes > maximumBytes - size || budget?.wouldPass(adding: size) == true)
+            {
+                budget?.release(state.bytes)
                 state.frames.removeAll()
                 state.bytes = 0
                 state.closing = .slowConsumer
@@ -125,6 +137,7 @@ public final class ClientOutbox: Sendable {
             }
             state.frames.append(frame)
             state.bytes += size
+            budget?.add(size)
             return (.queued, state.takeWaiters(), state.tellSink())
         }
         for waiter in waiters { waiter.resume() }
@@ -159,6 +172,7 @@ public final class ClientOutbox: Sendable {
             state.sinkTold = false
             var taken: [Frame] = []
             swap(&taken, &state.frames)
+            budget?.release(state.bytes)
             state.bytes = 0
             return (taken, state.closing != nil)
         }
@@ -211,6 +225,7 @@ public final class ClientOutbox: Sendable {
                     // peak size held for the rest of the connection.
                     var taken: [Frame] = []
                     swap(&taken, &state.frames)
+                    budget?.release(state.bytes)
                     state.bytes = 0
                     return .frames(taken)
                 }

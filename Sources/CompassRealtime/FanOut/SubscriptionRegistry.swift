@@ -185,12 +185,14 @@ public final class SubscriptionRegistry: Sendable {
     // MARK: - Clients
 
     /// Registers a connection; nil when the server is shutting down.
-    public func addClient(version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max) -> ClientOutbox? {
+    public func addClient(
+        version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: OutboundBudget? = nil
+    ) -> ClientOutbox? {
         state.withLock { state in
             guard !state.isShuttingDown else { return nil }
             let id = state.nextClientID
             state.nextClientID += 1
-            let outbox = ClientOutbox(clientID: id, version: version, capacity: capacity, maximumBytes: maximumBytes)
+            let outbox = ClientOutbox(clientID: id, version: version, capacity: capacity, maximumBytes: maximumBytes, budget: budget)
             state.clients[id] = ClientRecord(outbox: outbox, lastSeen: .now)
             return outbox
         }

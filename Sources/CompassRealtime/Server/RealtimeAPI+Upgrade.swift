@@ -24,7 +24,8 @@ extension RealtimeAPI {
         }
         let (capacity, maximumBytes) = (hub.configuration.outboundBufferFrames, hub.configuration.outboundBufferBytes)
         return .upgrade { inbound, outbound, context in
-            guard let outbox = hub.registry.addClient(version: version, capacity: capacity, maximumBytes: maximumBytes) else {
+            guard let outbox = hub.registry.addClient(version: version, capacity: capacity, maximumBytes: maximumBytes, budget: hub.outboundBudget)
+            else {
                 try await outbound.close(.goingAway, reason: "Server is shutting down")
                 return
             }

@@ -13,6 +13,7 @@ import CompassHTTP
 /// | `COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS` | 60 | close a socket silent this long |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER` | 1000 | frames a client may have waiting |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER_BYTES` | 16777216 | bytes a client may have waiting (16 MiB) |
+/// | `COMPASS_REALTIME_OUTBOUND_BUFFER_TOTAL_BYTES` | 268435456 | bytes all clients may have waiting together (256 MiB; ``OutboundBudget``) |
 /// | `COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT` | 100 | channels one connection may join |
 /// | `COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN` | 100 | `postgres_changes` entries one join may carry |
 public struct RealtimeConfiguration: Sendable {
@@ -21,6 +22,9 @@ public struct RealtimeConfiguration: Sendable {
     /// Bytes a client may have waiting before it is closed as too slow: frames can hold
     /// megabyte-sized records, so a frame count alone let one unread socket pin a gigabyte.
     public var outboundBufferBytes = 16 << 20
+    /// Bytes all clients may have waiting together: past it, a client with a backlog is closed as
+    /// too slow at its next frame (two hundred unread sockets held 3 GB under the bound above alone).
+    public var outboundBufferTotalBytes = 256 << 20
     /// Channels one connection may join (the reference's `max_channels_per_client`).
     public var maximumChannelsPerConnection = 100
     /// `postgres_changes` entries one join may carry; more refuse the join.
@@ -66,6 +70,7 @@ public struct RealtimeConfiguration: Sendable {
         if let timeout = try environment.seconds("COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS") { idleTimeout = timeout }
         if let frames = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER") { outboundBufferFrames = frames }
         if let bytes = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER_BYTES") { outboundBufferBytes = bytes }
+        if let bytes = try environment.positiveInteger("COMPASS_REALTIME_OUTBOUND_BUFFER_TOTAL_BYTES") { outboundBufferTotalBytes = bytes }
         if let channels = try environment.positiveInteger("COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT") {
             maximumChannelsPerConnection = channels
         }

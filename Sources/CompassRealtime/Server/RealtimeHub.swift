@@ -32,6 +32,8 @@ public final class RealtimeHub: Sendable {
     let heapTrimmer: HeapTrimmer
     /// Each event loop's socket writes, drained once per batch of changes.
     let flushers = EventLoopFlushers()
+    /// What every client's waiting frames may hold together.
+    public let outboundBudget: OutboundBudget
 
     /// Builds the shared parts on the server's context; nothing connects yet.
     public init(configuration: RealtimeConfiguration, context: ServerContext) {
@@ -40,6 +42,7 @@ public final class RealtimeHub: Sendable {
         self.listenerConfiguration = context.listener
         self.database = RealtimeDatabase(configuration: context.postgres, logger: context.logger)
         self.registry = SubscriptionRegistry()
+        self.outboundBudget = OutboundBudget(limit: configuration.outboundBufferTotalBytes)
         self.heapTrimmer = HeapTrimmer(
             disconnects: configuration.memoryTrimDisconnects, interval: configuration.memoryTrimInterval,
             settle: configuration.memoryTrimSettle)

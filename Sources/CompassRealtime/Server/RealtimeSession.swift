@@ -86,7 +86,8 @@ struct RealtimeSession: Sendable {
         let code: WebSocketErrorCode
         switch reason {
         case .slowConsumer:
-            message = "Client is too slow: more than \(outbox.capacity) messages or \(outbox.maximumBytes) bytes were waiting"
+            // A close reason holds at most 123 bytes.
+            message = "Client is too slow: its waiting messages passed \(outbox.capacity), \(outbox.maximumBytes) bytes or the server's total"
             code = .policyViolation
             logger.notice("closing a slow client", metadata: ["realtime.client": "\(clientID)"])
         case .shutdown:
