@@ -35,16 +35,20 @@ public struct ServerContext: Sendable {
 
     /// The bytes of request bodies being read at once, over every API (see ``Request/collectBody(upTo:budget:)``).
     public let bodyBudget: RequestBodyBudget
+    /// The bytes of large replies waiting to be sent, over every connection (``ReplyBytesInFlight``).
+    public let replies: ReplyBytesInFlight
 
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
         postgres: PostgresConfiguration, listener: PostgresConfiguration? = nil, jwtSecret: String,
         signingKeys: SigningKeySet? = nil, poolSize: Int, poolCheckoutTimeout: Duration = .seconds(10),
-        maximumBufferedBodyBytes: Int = HTTPLimits().maximumBufferedBodyBytes, logger: Logger,
+        maximumBufferedBodyBytes: Int = HTTPLimits().maximumBufferedBodyBytes,
+        maximumUnsentReplyBytes: Int = HTTPLimits().maximumUnsentReplyBytes, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(JWTSecretError) {
         self.postgres = postgres
         self.bodyBudget = RequestBodyBudget(limit: maximumBufferedBodyBytes)
+        self.replies = ReplyBytesInFlight(limit: maximumUnsentReplyBytes)
         self.listener = listener ?? postgres
         self.poolCheckoutTimeout = poolCheckoutTimeout
         self.pool = PostgresPool(

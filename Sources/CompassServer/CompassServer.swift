@@ -55,7 +55,8 @@ public struct CompassServer: Sendable {
             postgres: configuration.database, listener: configuration.listener, jwtSecret: configuration.jwtSecret,
             signingKeys: signingKeys,
             poolSize: configuration.poolSize, poolCheckoutTimeout: configuration.poolCheckoutTimeout,
-            maximumBufferedBodyBytes: configuration.http.maximumBufferedBodyBytes, logger: logger, now: now)
+            maximumBufferedBodyBytes: configuration.http.maximumBufferedBodyBytes,
+            maximumUnsentReplyBytes: configuration.http.maximumUnsentReplyBytes, logger: logger, now: now)
         self.configuration = configuration
         self.context = context
         self.auth = try await AuthAPI(context: context, secret: configuration.jwtSecret, configuration: configuration.auth)
@@ -114,8 +115,9 @@ public struct CompassServer: Sendable {
         for route in webSocketRoutes { route.addLateUpgradeRefusal(to: router) }
         let limits = configuration.http
         let proxies = configuration.trustedProxies
+        let replies = context.replies
         let server = HTTPServerBuilder { responder in
-            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits, trustedProxies: proxies)
+            UpgradableHTTPChannel(responder: responder, routes: webSocketRoutes, limits: limits, trustedProxies: proxies, replies: replies)
         }
         return Application(
             router: router,

@@ -71,6 +71,22 @@ struct RealtimeCodecTests {
         #expect(members[2].value == .null)
     }
 
+    /// A row's jsonb column may nest deeper than the parser recurses: the row is still read (the
+    /// column's text passed on as written), where the change used to be dropped.
+    @Test func aRowWithADeeplyNestedColumnIsStillRead() throws {
+        let deep = String(repeating: #"{"a":["x]\"{",  "#, count: 300) + "1" + String(repeating: "]}", count: 300)
+        let members = try RealtimeJSON.objectMembers(of: #"{"id": 7, "changes": \#(deep), "note": "ok"}"#)
+        #expect(members.map(\.name) == ["id", "changes", "note"])
+        #expect(members[1].rawText == deep)
+        #expect(members[1].value == .object([:]))
+        #expect(members[2].value == .string("ok"))
+        // Still JSON: unbalanced or unterminated text is refused.
+        #expect(throws: RealtimeJSONError.self) { try RealtimeJSON.objectMembers(of: #"{"x": "# + String(repeating: "[", count: 300) + "}") }
+        #expect(throws: RealtimeJSONError.self) {
+            try RealtimeJSON.objectMembers(of: #"{"x": "# + String(repeating: "[", count: 300) + String(repeating: "]", count: 299) + "}")
+        }
+    }
+
     @Test func parserHandlesEscapesAndRejectsDeepNesting() throws {
         #expect(try RealtimeJSON(parsing: #""\ud83d\ude00 \u00e9""#) == .string("😀 é"))
         #expect(throws: RealtimeJSONError.self) { try RealtimeJSON(parsing: #""\ud83d""#) }

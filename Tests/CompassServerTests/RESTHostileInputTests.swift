@@ -140,6 +140,36 @@ struct RESTHostileInputTests {
         }
     }
 
+    /// Large replies a client does not read stay in memory until its connection ends: past the
+    /// server's budget for them, a large read is refused (503) while small ones are answered, and
+    /// once the reader goes the budget is free again.
+    @Test func largeRepliesNobodyReadsAreBoundedTogether() async throws {
+        try await ServerHarness.with(adjust: { $0.http.maximumUnsentReplyBytes = 1 << 20 }) { harness in
+            try await Self.installNotes(harness)
+            _ = try await harness.database.query("INSERT INTO public.notes (body) SELECT repeat('x', 1000000) FROM generate_series(1, 12)")
+            let large = "GET /rest/v1/notes?select=body HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n\r\n"
+            let stalled = try RawConnection(port: harness.port)
+            await stalled.send(large)  // and never reads
+            let replies = harness.server.context.replies
+            let deadline = ContinuousClock.now + .seconds(20)
+            while replies.bytes <= 1 << 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(replies.bytes > 1 << 20, "the unread reply is counted: \(replies.bytes)")
+
+            let refused = try await Self.send(harness, "GET", "/rest/v1/notes?select=body")
+            #expect(refused.isError("server_busy", status: 503), "\(refused.status.map(String.init) ?? "no status")")
+            #expect(refused.header("Retry-After") == "1")
+            let small = try await Self.send(harness, "GET", "/rest/v1/notes?select=body&id=eq.1")
+            #expect(small.status == 200)
+
+            stalled.hangUp()
+            let freed = ContinuousClock.now + .seconds(20)
+            while replies.bytes > 0, ContinuousClock.now < freed { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(replies.bytes == 0)
+            let served = try await Self.send(harness, "GET", "/rest/v1/notes?select=id")
+            #expect(served.status == 200)
+        }
+    }
+
     @Test func bytesThatAreNotUTF8AreA400NotAStoredReplacementCharacter() async throws {
         try await ServerHarness.with { harness in
             try await Self.installNotes(harness)

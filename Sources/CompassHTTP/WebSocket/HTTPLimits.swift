@@ -24,6 +24,9 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Bytes of request bodies being read on every connection together (``RequestBodyBudget``);
     /// a body that would pass it is answered 503.
     public var maximumBufferedBodyBytes = 128 << 20
+    /// Bytes of large reply bodies waiting to be sent on every connection together
+    /// (``ReplyBytesInFlight``); a large reply that would pass it is answered 503 instead.
+    public var maximumUnsentReplyBytes = 256 << 20
 
     /// The defaults.
     public init() {}
@@ -40,5 +43,7 @@ public struct HTTPLimits: Sendable, Hashable {
         maximumHeaderFields = try environment.positiveInteger("COMPASS_HTTP_MAX_HEADER_FIELDS") ?? maximumHeaderFields
         maximumBufferedBodyBytes =
             try environment.positiveInteger("COMPASS_HTTP_MAX_BUFFERED_BODY_BYTES") ?? maximumBufferedBodyBytes
+        maximumUnsentReplyBytes =
+            try environment.positiveInteger("COMPASS_HTTP_MAX_UNSENT_REPLY_BYTES") ?? maximumUnsentReplyBytes
     }
 }

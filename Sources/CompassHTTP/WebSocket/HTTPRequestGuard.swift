@@ -18,6 +18,8 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: HTTPLimits
     private let client: ClientConnection
+    /// Large reply parts written and not yet sent, counted with every other connection's.
+    private let replies: ReplyBytesInFlight?
     /// The clock for a request body that must keep coming.
     private var deadline: Scheduled<Void>?
     /// The clock for the next request head (see ``startClock(context:timeout:)``): when it runs out,
@@ -41,9 +43,10 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// on as `Connection: close`, and the response says so.
     private var closeAfterResponse = false
 
-    init(limits: HTTPLimits, client: ClientConnection) {
+    init(limits: HTTPLimits, client: ClientConnection, replies: ReplyBytesInFlight? = nil) {
         self.limits = limits
         self.client = client
+        self.replies = replies
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -212,6 +215,22 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             responding = false
             responseStarted = false
             startClock(context: context, timeout: limits.idleTimeout)
+        case .body(.byteBuffer(let part)) where part.readableBytes >= ReplyBytesInFlight.countedPartBytes:
+            if let replies {
+                // Counted until the socket took it (or the connection ended without sending it).
+                let bytes = part.readableBytes
+                replies.add(bytes)
+                let written = context.eventLoop.makePromise(of: Void.self)
+                written.futureResult.whenComplete { result in
+                    replies.release(bytes)
+                    switch result {
+                    case .success: promise?.succeed()
+                    case .failure(let error): promise?.fail(error)
+                    }
+                }
+                context.write(data, promise: written)
+                return
+            }
         default:
             break
         }

@@ -45,17 +45,20 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let connections: ConnectionCounter
     /// Peers whose connections are many clients' (not counted per address).
     let trustedProxies: TrustedProxies
+    /// Large reply parts not yet sent, over every connection.
+    let replies: ReplyBytesInFlight?
 
     /// Serves `responder`'s routes and upgrades requests for `routes`' paths, within `limits`.
     public init(
         responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute], limits: HTTPLimits = HTTPLimits(),
-        trustedProxies: TrustedProxies = .none
+        trustedProxies: TrustedProxies = .none, replies: ReplyBytesInFlight? = nil
     ) {
         self.responder = responder
         self.routes = routes
         self.limits = limits
         self.connections = ConnectionCounter()
         self.trustedProxies = trustedProxies
+        self.replies = replies
     }
 
     /// The largest frame any route accepts (the decoder is set up before the route is known).
@@ -90,7 +93,7 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             let refusal = NIOLoopBoundBox<(HTTPResponse.Status, String)?>(nil, eventLoop: channel.eventLoop)
             let accepted = NIOLoopBoundBox<Upgrade?>(nil, eventLoop: channel.eventLoop)
             let client = ClientConnection()
-            let requestGuard = NIOLoopBound(HTTPRequestGuard(limits: limits, client: client), eventLoop: channel.eventLoop)
+            let requestGuard = NIOLoopBound(HTTPRequestGuard(limits: limits, client: client, replies: replies), eventLoop: channel.eventLoop)
             let this = self
             let upgrader = NIOTypedWebSocketServerUpgrader<Outcome>(
                 maxFrameSize: maxFrameSize,

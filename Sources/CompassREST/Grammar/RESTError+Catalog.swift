@@ -33,6 +33,12 @@ extension RESTError {
         RESTError(status: 503, code: "server_busy", message: BodyBudgetExhausted().description)
     }
 
+    /// Large replies waiting on slow or stalled clients hold the server's budget
+    /// (``ReplyBytesInFlight``): 503, come back shortly. PostgREST has no such limit, nor a code.
+    static var replyBudgetExhausted: RESTError {
+        RESTError(status: 503, code: "server_busy", message: "the server is sending too many large replies at once; retry shortly")
+    }
+
     // MARK: Request (PGRST1xx)
 
     /// PGRST100, 400: a query parameter (or header value) that does not parse, worded as Parsec words it.

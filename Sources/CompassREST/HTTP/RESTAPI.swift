@@ -133,6 +133,9 @@ public struct RESTAPI: CompassAPI {
         if let warning = parsed.parameters.legacyTargetWarning { reply.headers[HTTPField.Name("Warning")!] = warning }
         // The representation depends on these request headers (PostgREST's Vary), unless a function named its own.
         if reply.headers[.vary] == nil { reply.headers[.vary] = "Accept, Prefer, Range" }
+        // A read's bytes are in memory already; refused, they go now rather than wait on a socket
+        // (a write's reply is sent anyway: what it changed is committed).
+        if method.isRead, let length = reply.body.contentLength, !context.replies.admits(length) { throw .replyBudgetExhausted }
         return timing.stamped(reply)
     }
 

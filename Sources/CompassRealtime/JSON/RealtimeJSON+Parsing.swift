@@ -69,7 +69,15 @@ struct RealtimeJSONParser {
                 try expect(UInt8(ascii: ":"))
                 skipWhitespace()
                 let start = index
-                let value = try parseValue()
+                let value: RealtimeJSON
+                do {
+                    value = try parseValue()
+                } catch where error.reason == Self.tooDeep {
+                    // A column nested past the limit (a jsonb document) is still the row's: its
+                    // text is passed on as written; filters never test an object or array column.
+                    index = start
+                    value = try skipNestedValue()
+                }
                 let raw = String(decoding: bytes[start..<index], as: UTF8.self)
                 members.append(RealtimeJSONMember(name: name, value: value, rawText: raw))
                 skipWhitespace()
@@ -79,6 +87,34 @@ struct RealtimeJSONParser {
         skipWhitespace()
         guard index == bytes.count else { throw failure("trailing characters") }
         return members
+    }
+
+    static let tooDeep = "nested too deeply"
+
+    /// Steps over the object or array at `index` without recursing (any depth), checking only
+    /// that its brackets and strings close; the value it stands for is an empty one of its kind.
+    private mutating func skipNestedValue() throws(RealtimeJSONError) -> RealtimeJSON {
+        let opening = peek()
+        guard opening == UInt8(ascii: "{") || opening == UInt8(ascii: "[") else { throw failure("unexpected character") }
+        var open: [UInt8] = []
+        repeat {
+            guard let byte = peek() else { throw failure("unexpected end") }
+            switch byte {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open.append(byte)
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard let last = open.popLast(), last == (byte == UInt8(ascii: "}") ? UInt8(ascii: "{") : UInt8(ascii: "[")) else {
+                    throw failure("unbalanced brackets")
+                }
+                index += 1
+            case UInt8(ascii: "\""):
+                _ = try parseString()
+            default:
+                index += 1
+            }
+        } while !open.isEmpty
+        return opening == UInt8(ascii: "{") ? .object([:]) : .array([])
     }
 
     private func failure(_ reason: String) -> RealtimeJSONError {
@@ -150,7 +186,7 @@ struct RealtimeJSONParser {
     private mutating func parseObject() throws(RealtimeJSONError) -> RealtimeJSON {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw failure("nested too deeply") }
+        guard depth <= Self.maximumDepth else { throw failure(Self.tooDeep) }
         index += 1
         var fields: [String: RealtimeJSON] = [:]
         skipWhitespace()
@@ -173,7 +209,7 @@ struct RealtimeJSONParser {
     private mutating func parseArray() throws(RealtimeJSONError) -> RealtimeJSON {
         depth += 1
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw failure("nested too deeply") }
+        guard depth <= Self.maximumDepth else { throw failure(Self.tooDeep) }
         index += 1
         var elements: [RealtimeJSON] = []
         skipWhitespace()
