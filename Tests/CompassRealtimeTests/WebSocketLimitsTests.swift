@@ -50,6 +50,26 @@ struct WebSocketLimitsTests {
         }
     }
 
+    /// Every connection's bindings together are bounded: a join past the total is refused, and
+    /// a channel left makes room again.
+    @Test func bindingsPastTheServersTotalAreRefused() async throws {
+        try await WorkerHarness.with(adjust: { $0.maximumBindings = 3 }) { worker in
+            let first = try await worker.connect(token: try await worker.token(Demo.sofia))
+            let second = try await worker.connect(token: try await worker.token(Demo.marcus))
+            #expect(try await first.join("realtime:a", bindings: [Self.interactions, Self.interactions], ref: "1")?.payload["status"] == "ok")
+            let over = try await second.join("realtime:b", bindings: [Self.interactions, Self.interactions], ref: "1")
+            #expect(Self.reason(over)?.hasPrefix("PostgresChangesLimitReached: the server holds its most bindings (3)") == true, "\(String(describing: over))")
+            #expect(try await second.join("realtime:c", bindings: [Self.interactions], ref: "2")?.payload["status"] == "ok")
+            // Re-joining a topic replaces its bindings rather than adding to them.
+            #expect(try await first.join("realtime:a", bindings: [Self.interactions, Self.interactions], ref: "3")?.payload["status"] == "ok")
+            first.send(topic: "realtime:a", event: "phx_leave", ref: "4", joinRef: "3")
+            _ = try await first.message { $0.event == "phx_close" && $0.topic == "realtime:a" }
+            #expect(try await second.join("realtime:b", bindings: [Self.interactions, Self.interactions], ref: "5")?.payload["status"] == "ok")
+            _ = try await first.close()
+            _ = try await second.close()
+        }
+    }
+
     @Test func capsAreReadFromTheEnvironment() throws {
         let configuration = try RealtimeConfiguration(
             reading: EnvironmentReader([

@@ -23,6 +23,8 @@ public actor SchemaCacheStore {
     /// The first load while it runs: requests arriving meanwhile wait for it rather than each
     /// reading the whole catalog on a pooled connection of its own (ten cold requests, ten loads).
     private var firstLoad: Task<Void, any Error>?
+    /// The unread in-database settings last warned about.
+    private var warnedSettings: [String] = []
 
     /// A store that reads `schemas` through `pool` (and their documentation, with `documents`).
     public init(pool: PostgresPool, schemas: [String] = ["public"], searching extraSchemas: [String] = [], documents: Bool = false, logger: Logger) {
@@ -88,7 +90,9 @@ public actor SchemaCacheStore {
     /// that PostgREST would read and this worker does not: they are set in its environment instead.
     private func warnAboutUnreadSettings(_ settings: [String: String]) {
         let unread = settings.keys.filter { $0 != "db_pre_request" }.sorted().map { "pgrst." + $0 }
-        guard !unread.isEmpty else { return }
+        // Once per change of the list, not at every reload.
+        guard !unread.isEmpty, unread != warnedSettings else { return }
+        warnedSettings = unread
         logger.warning(
             "the login role's in-database settings other than pgrst.db_pre_request are not read; set COMPASS_REST_* instead",
             metadata: ["rest.settings": "\(unread.joined(separator: ", "))"])

@@ -16,6 +16,7 @@ import CompassHTTP
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER_TOTAL_BYTES` | 268435456 | bytes all clients may have waiting together (256 MiB; ``OutboundBudget``) |
 /// | `COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT` | 100 | channels one connection may join |
 /// | `COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN` | 100 | `postgres_changes` entries one join may carry |
+/// | `COMPASS_REALTIME_MAX_BINDINGS` | 200000 | table bindings all connections may hold together |
 public struct RealtimeConfiguration: Sendable {
     /// Frames a client may have waiting before it is closed as too slow.
     public var outboundBufferFrames = 1000
@@ -33,6 +34,10 @@ public struct RealtimeConfiguration: Sendable {
     /// and a match per change; 100 is far above what apps send (a few per channel) and, with
     /// the channel cap, bounds one connection to 10,000 bindings.
     public var maximumBindingsPerJoin = 100
+    /// Table bindings every connection's channels hold together (a binding costs ~760 bytes and
+    /// a match per change); a join that would pass it is refused. Without it, many connections of
+    /// full channels reached a million bindings and 740 MB.
+    public var maximumBindings = 200_000
     /// Largest client message accepted.
     ///
     /// Also the WebSocket frame limit: a single larger frame closes the socket with 1009
@@ -75,5 +80,6 @@ public struct RealtimeConfiguration: Sendable {
             maximumChannelsPerConnection = channels
         }
         if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN") { maximumBindingsPerJoin = bindings }
+        if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS") { maximumBindings = bindings }
     }
 }

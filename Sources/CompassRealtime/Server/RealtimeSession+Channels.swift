@@ -39,6 +39,16 @@ extension RealtimeSession {
             }
         }
 
+        // What the join would bind (a wildcard binds every table of its schema), against the server's total.
+        let replaced = registry.channel(clientID: outbox.clientID, topic: message.topic)?.bindings.count ?? 0
+        if registry.counts.bindings - replaced + bound.count > hub.configuration.maximumBindings {
+            outbox.enqueue(
+                RealtimeMessage.errorReply(
+                    to: message,
+                    reason: "PostgresChangesLimitReached: the server holds its most bindings (\(hub.configuration.maximumBindings)); try again later"))
+            return
+        }
+
         var frames: [RealtimeMessage] = []
         if let previous = registry.channel(clientID: outbox.clientID, topic: message.topic) {
             frames.append(RealtimeMessage.close(topic: message.topic, joinRef: previous.joinRef))
