@@ -164,6 +164,9 @@ struct SoftDeleteTests {
                 .post, "/admin/generate_link", bearer: auth.keys.serviceRole, json: json(["type": "magiclink", "email": Self.sofia]))
             let hash = try #require(link["hashed_token"])
             let delete = try await auth.database.connect()
+            // The request's session, not this one, is to find the deadlock: on a loaded machine the
+            // request may start waiting after this session does, and the first to look is ended.
+            _ = try await delete.query("SET deadlock_timeout = '30s'")
             _ = try await delete.query("BEGIN")
             _ = try await delete.query("SELECT 1 FROM auth.users WHERE id = \(DemoFixture.sofia) FOR NO KEY UPDATE")
             async let verify = auth.send(.post, "/verify", json: json(["type": "magiclink", "token_hash": hash]))
