@@ -170,6 +170,33 @@ struct RESTHostileInputTests {
         }
     }
 
+    /// `RAISE SQLSTATE 'PGRST'`'s `status_text` is the status line's reason phrase, as in PostgREST
+    /// (a line break in it cannot split the status line).
+    @Test func aRaisedStatusTextIsTheReasonPhrase() async throws {
+        try await ServerHarness.with { harness in
+            for statement: PostgresQuery in [
+                """
+                CREATE FUNCTION public.refuse_politely(reason text) RETURNS void LANGUAGE plpgsql AS $$
+                BEGIN
+                  RAISE SQLSTATE 'PGRST' USING MESSAGE = '{"code":"CMP02","message":"no"}',
+                    DETAIL = json_build_object('status', 420, 'status_text', reason, 'headers', '{}'::json)::text;
+                END $$
+                """,
+                "GRANT EXECUTE ON FUNCTION public.refuse_politely(text) TO anon",
+                "NOTIFY pgrst, 'reload schema'",
+            ] {
+                _ = try await harness.database.query(statement)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let polite = try await Self.send(harness, "POST", "/rest/v1/rpc/refuse_politely", body: #"{"reason":"Enhance Your Calm"}"#)
+            #expect(polite.headers.hasPrefix("HTTP/1.1 420 Enhance Your Calm\r\n"), "\(polite.headers.prefix(80))")
+            #expect(polite.object["code"] as? String == "CMP02")
+            let split = try await Self.send(harness, "POST", "/rest/v1/rpc/refuse_politely", body: #"{"reason":"Calm\r\nX-Injected: 1"}"#)
+            #expect(split.status == 420, "\(split.headers.prefix(120))")
+            #expect(!split.headers.lowercased().contains("\r\nx-injected"), "\(split.headers)")
+        }
+    }
+
     @Test func bytesThatAreNotUTF8AreA400NotAStoredReplacementCharacter() async throws {
         try await ServerHarness.with { harness in
             try await Self.installNotes(harness)

@@ -31,6 +31,7 @@ extension RESTError {
         for (name, value) in headers {
             if let value = value as? String { error.headers[name] = value }
         }
+        error.statusText = reply["status_text"] as? String
         return error
     }
 

@@ -18,6 +18,9 @@ public struct RESTError: Error, Sendable, Hashable, CustomStringConvertible {
     public var hint: String?
     /// Extra response headers, name and value.
     public var headers: [String: String]
+    /// The status line's reason phrase when a function chose one (`RAISE SQLSTATE 'PGRST'`'s
+    /// `status_text`); nil for the status's own.
+    public var statusText: String?
 
     /// Makes an error whose details (if any) are text. Only the catalog (`RESTError+Catalog.swift`)
     /// and the SQLSTATE mapping call this, so each code's status and wording are written once.

@@ -46,7 +46,10 @@ enum RESTReply {
     static func error(_ error: RESTError) -> Response {
         var headers = error.headers
         headers["Proxy-Status"] = "PostgREST; error=\(error.code)"
-        return body(status: error.status, error.body, headers: headers)
+        var response = body(status: error.status, error.body, headers: headers)
+        // swift-http-types replaces what a status line may not hold (a line break) with spaces.
+        if let text = error.statusText { response.status = .init(code: error.status, reasonPhrase: text) }
+        return response
     }
 }
 
