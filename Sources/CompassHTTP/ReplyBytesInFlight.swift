@@ -28,6 +28,9 @@ public final class ReplyBytesInFlight: Sendable {
         return waiting == 0 || waiting <= limit - bytes
     }
 
+    /// Whether the waiting bytes are past the limit.
+    public var isExhausted: Bool { held.load(ordering: .relaxed) > limit }
+
     func add(_ bytes: Int) {
         held.wrappingAdd(bytes, ordering: .relaxed)
     }

@@ -28,6 +28,8 @@ struct ConnectionCounterTests {
         #expect(ConnectionCounter.countedAddress(of: "127.0.0.1", trusting: proxies) == nil)
         #expect(ConnectionCounter.countedAddress(of: "::1", trusting: proxies) == nil)
         #expect(ConnectionCounter.countedAddress(of: "10.1.2.3", trusting: proxies) == nil)
+        #expect(ConnectionCounter.countedAddress(of: "::ffff:10.1.2.3", trusting: proxies) == nil, "a trusted proxy on a dual-stack listener")
+        #expect(ConnectionCounter.countedAddress(of: "::ffff:203.0.113.7", trusting: proxies) == "203.0.113.7")
         #expect(ConnectionCounter.countedAddress(of: nil, trusting: proxies) == nil)
         #expect(ConnectionCounter.countedAddress(of: "203.0.113.7", trusting: proxies) == "203.0.113.7")
         let one = ConnectionCounter.countedAddress(of: "2001:db8:1:2::1", trusting: proxies)

@@ -139,6 +139,9 @@ struct RESTPreRequestTests {
         #expect(throws: ConfigurationError.self) {
             try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_APP_SETTINGS_A-B": "x"]))
         }
+        #expect(throws: ConfigurationError.self) {
+            try RESTConfiguration(reading: EnvironmentReader(["COMPASS_REST_APP_SETTINGS_1ABC": "x"]))
+        }
     }
 
     /// Runs `statement`, then `NOTIFY pgrst, 'reload config'`, and waits for the store to reload.

@@ -58,6 +58,25 @@ struct ClientOutboxTests {
         _ = gone
     }
 
+    /// The socket takes a bounded share at a time: the rest stays counted in the outbox (and the
+    /// shared budget), where a client that stops reading is seen and closed.
+    @Test func theSocketTakesABoundedShareAtATime() {
+        let budget = OutboundBudget(limit: 10_000)
+        let outbox = ClientOutbox(clientID: 1, version: .v1, capacity: 1000, maximumBytes: 10_000, budget: budget)
+        for size in [100, 100, 100, 500] { #expect(outbox.enqueue(Self.frame(size)) == .queued) }
+        let first = outbox.takeForSocket(upTo: 250)
+        #expect(first.frames.map(\.text.utf8.count) == [100, 100])
+        #expect(first.more)
+        #expect(budget.heldBytes == 600)
+        let second = outbox.takeForSocket(upTo: 250)
+        #expect(second.frames.map(\.text.utf8.count) == [100], "the next frame would pass the share")
+        let third = outbox.takeForSocket(upTo: 250)
+        #expect(third.frames.map(\.text.utf8.count) == [500], "a larger frame goes alone")
+        #expect(!third.more)
+        #expect(budget.heldBytes == 0)
+        #expect(outbox.queuedCount == 0)
+    }
+
     /// A sink that holds its outbox, as the socket's writer does.
     final class HoldingSink: ClientOutboxSink {
         let outbox: ClientOutbox

@@ -160,6 +160,10 @@ struct RESTHostileInputTests {
             #expect(refused.header("Retry-After") == "1")
             let small = try await Self.send(harness, "GET", "/rest/v1/notes?select=body&id=eq.1")
             #expect(small.status == 200)
+            // A write's reply could not be refused once committed: writes wait, and change nothing.
+            let write = try await Self.send(harness, "POST", "/rest/v1/notes", body: #"{"body":"later"}"#)
+            #expect(write.isError("server_busy", status: 503))
+            #expect(try await harness.database.query("SELECT count(*)::int FROM public.notes WHERE body = 'later'")[0].decode(Int.self, at: 0) == 0)
 
             stalled.hangUp()
             let freed = ContinuousClock.now + .seconds(20)

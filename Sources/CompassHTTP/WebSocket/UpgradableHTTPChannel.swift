@@ -240,6 +240,8 @@ final class ConnectionCounter: Sendable {
     /// machine itself (a local proxy, health checks, benchmarks) and trusted proxies speak for many clients.
     /// An IPv6 peer counts as its /64, which one client usually holds whole.
     static func countedAddress(of peer: String?, trusting proxies: TrustedProxies) -> String? {
+        // A dual-stack listener (`::`) sees IPv4 peers as `::ffff:a.b.c.d`: they are that IPv4 address.
+        let peer = peer.map { $0.lowercased().hasPrefix("::ffff:") && $0.contains(".") ? String($0.dropFirst(7)) : $0 }
         guard let peer, !isLoopback(peer), !proxies.trusts(peer) else { return nil }
         guard let bytes = TrustedProxies.bytes(of: peer), bytes.count == 16, !peer.hasPrefix("::ffff:") else { return peer }
         return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"

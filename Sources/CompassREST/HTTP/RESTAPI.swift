@@ -113,6 +113,9 @@ public struct RESTAPI: CompassAPI {
     /// Runs one request end to end; a refusal is thrown as PostgREST's error.
     func respond(to request: Request, key: APIKey, method: RESTMethod, resource: Resource) async throws(RESTError) -> Response {
         let timing = configuration.serverTiming ? ServerTiming() : nil
+        // A write's reply cannot be refused once it committed: while unread large replies hold the
+        // budget, writes are refused before they run (reads are refused by their own size, below).
+        if !method.isRead, context.replies.isExhausted { throw .replyBudgetExhausted }
         let claims = try await authenticator.claims(for: request, key: key)
         timing?.mark(.jwt)
         let path: String

@@ -88,8 +88,10 @@ public struct RESTConfiguration: Sendable {
         for variable in environment.names(withPrefix: appPrefix) {
             let name = variable.dropFirst(appPrefix.count)
             // Postgres takes letters, digits and `_` in a setting's name; anything else would fail every request.
-            guard name.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
-                throw ConfigurationError(variable, problem: "names a setting Postgres cannot hold (letters, digits and _ only after COMPASS_REST_APP_SETTINGS_)")
+            let isLetter: (UInt8) -> Bool = { $0 == UInt8(ascii: "_") || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            guard let first = name.utf8.first, isLetter(first), name.utf8.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) }) else {
+                throw ConfigurationError(
+                    variable, problem: "names a setting Postgres cannot hold (a letter or _, then letters, digits and _, after COMPASS_REST_APP_SETTINGS_)")
             }
             if let value = environment.string(variable) { appSettings.append(("app.settings." + name.lowercased(), value)) }
         }

@@ -168,13 +168,34 @@ public final class ClientOutbox: Sendable {
     /// Every frame waiting, in order, for the attached sink, and whether a close was requested
     /// (change events are then no longer written); the next frame tells the sink again.
     public func takeForSocket() -> (frames: [Frame], closing: Bool) {
+        let (frames, closing, _) = takeForSocket(upTo: .max)
+        return (frames, closing)
+    }
+
+    /// The waiting frames from the front whose text stays within `bytes` (at least one), and
+    /// whether more are left: the socket takes a bounded share at a time, so a client that reads
+    /// a little and stops holds its backlog here, where its bounds see it, not in NIO's queue.
+    func takeForSocket(upTo bytes: Int) -> (frames: [Frame], closing: Bool, more: Bool) {
         state.withLock { state in
             state.sinkTold = false
-            var taken: [Frame] = []
-            swap(&taken, &state.frames)
-            budget?.release(state.bytes)
-            state.bytes = 0
-            return (taken, state.closing != nil)
+            var count = 0
+            var taken = 0
+            for frame in state.frames {
+                let size = frame.text.utf8.count
+                if count > 0, taken > bytes - size { break }
+                count += 1
+                taken += size
+            }
+            var frames: [Frame] = []
+            if count == state.frames.count {
+                swap(&frames, &state.frames)
+            } else {
+                frames = Array(state.frames.prefix(count))
+                state.frames.removeFirst(count)
+            }
+            budget?.release(taken)
+            state.bytes -= taken
+            return (frames, state.closing != nil, !state.frames.isEmpty)
         }
     }
 

@@ -43,11 +43,18 @@ final class SocketFrameWriter: ClientOutboxSink, @unchecked Sendable {
         flusher.schedule(self)
     }
 
-    /// Writes what is waiting, unless the channel is not writable (then a timer looks again). On the event loop.
+    /// What one write takes from the outbox at most (a larger single frame goes alone).
+    static let bytesPerWrite = 256 << 10
+
+    /// Writes what is waiting, a bounded share at a time while the channel stays writable (then
+    /// a timer looks again). On the event loop.
     func drain() {
         guard !waitingForWritability else { return }
-        let (frames, closing) = outbox.takeForSocket()
-        write(frames, closing: closing)
+        while true {
+            let (frames, closing, more) = outbox.takeForSocket(upTo: Self.bytesPerWrite)
+            write(frames, closing: closing)
+            guard more, channel.isWritable, channel.isActive else { break }
+        }
         if !channel.isWritable, channel.isActive {
             waitingForWritability = true
             recheckWritability()
@@ -84,7 +91,9 @@ final class SocketFrameWriter: ClientOutboxSink, @unchecked Sendable {
         guard bytes > 0 else { return }
         var buffer = channel.allocator.buffer(capacity: bytes)
         for frame in sent { WebSocketTextFrame.write(frame.text, to: &buffer) }
-        outlet.writeAndFlush(buffer)
+        // Still held until the socket took it: counted against every client's waiting bytes till then.
+        outbox.budget?.add(bytes)
+        outlet.writeAndFlush(buffer) { [budget = outbox.budget] in budget?.release(bytes) }
         metrics.recordSent(sent.map(\.recordedAtMicroseconds))
     }
 }
@@ -105,10 +114,16 @@ final class RawFrameOutlet: ChannelOutboundHandler, RemovableChannelHandler, @un
         self.context = nil
     }
 
-    /// Writes `bytes` towards the socket and flushes; nothing once the handler left the pipeline.
-    func writeAndFlush(_ bytes: ByteBuffer) {
-        guard let context else { return }
-        context.write(wrapOutboundOut(bytes), promise: nil)
+    /// Writes `bytes` towards the socket and flushes, then calls `written` once the socket took
+    /// them or the channel dropped them (at once when the handler already left the pipeline).
+    func writeAndFlush(_ bytes: ByteBuffer, written: @escaping @Sendable () -> Void = {}) {
+        guard let context else {
+            written()
+            return
+        }
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in written() }
+        context.write(wrapOutboundOut(bytes), promise: promise)
         context.flush()
     }
 }
