@@ -24,7 +24,7 @@ public struct AppAPI: CompassAPI {
     /// The clock relative times and date filters are computed against.
     let now: @Sendable () -> Date
     /// The server's budget for request bodies being read.
-    let bodyBudget: RequestBodyBudget
+    let bodyBudget: ByteBudget
 
     /// An API on the server's context.
     public init(context: ServerContext, configuration: AppAPIConfiguration = AppAPIConfiguration()) {

@@ -36,7 +36,7 @@ public struct AuthAPI: CompassAPI {
     /// Two more for the rate counters alone (see ``AuthStore/counterPool``).
     public let counterPool: PostgresPool
     /// The server's budget for request bodies being read.
-    let bodyBudget: RequestBodyBudget
+    let bodyBudget: ByteBudget
 
     /// Builds the API on the server's shared pool, signing sessions with `secret`.
     public init(context: ServerContext, secret: String, configuration: AuthConfiguration = AuthConfiguration()) async throws {

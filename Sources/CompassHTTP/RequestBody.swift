@@ -6,7 +6,7 @@ extension Request {
     /// The whole body, refused with ``BodyTooLarge`` past `limit` bytes (before reading it all),
     /// or with ``BodyBudgetExhausted`` while the bodies being read on every connection together
     /// already hold `budget`'s limit.
-    public func collectBody(upTo limit: Int, budget: RequestBodyBudget) async throws -> ByteBuffer {
+    public func collectBody(upTo limit: Int, budget: ByteBudget) async throws -> ByteBuffer {
         let declared = headers[.contentLength].flatMap(Int.init)
         if let declared, declared > limit { throw BodyTooLarge(limit: limit) }
         var reserved = 0
@@ -24,43 +24,5 @@ extension Request {
             collected.writeBuffer(&chunk)
         }
         return collected
-    }
-}
-
-
-/// The bytes of request bodies being read, on every connection together.
-///
-/// Each body is capped by its API, but a client may open thousands of connections and hold
-/// each body one byte short of its end: 300 connections of 1 MiB held 400 MB until they timed
-/// out. Past this budget a body is refused (503 with `Retry-After`) instead.
-public final class RequestBodyBudget: Sendable {
-    /// The most bytes bodies may hold at once.
-    public let limit: Int
-    private let used = Atomic<Int>(0)
-
-    /// A budget of `limit` bytes (``HTTPLimits/maximumBufferedBodyBytes``).
-    public init(limit: Int) {
-        self.limit = limit
-    }
-
-    /// Bytes held now.
-    public var bytesInUse: Int { used.load(ordering: .relaxed) }
-
-    /// Takes `bytes` from the budget; false (taking nothing) when they do not fit.
-    func reserve(_ bytes: Int) -> Bool {
-        var current = used.load(ordering: .relaxed)
-        while true {
-            guard current + bytes <= limit else { return false }
-            let (exchanged, original) = used.compareExchange(
-                expected: current, desired: current + bytes, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
-    }
-
-    /// Gives back what ``reserve(_:)`` took.
-    func release(_ bytes: Int) {
-        guard bytes > 0 else { return }
-        used.subtract(bytes, ordering: .relaxed)
     }
 }

@@ -34,9 +34,14 @@ public struct ServerContext: Sendable {
     public let poolCheckoutTimeout: Duration
 
     /// The bytes of request bodies being read at once, over every API (see ``Request/collectBody(upTo:budget:)``).
-    public let bodyBudget: RequestBodyBudget
-    /// The bytes of large replies waiting to be sent, over every connection (``ReplyBytesInFlight``).
-    public let replies: ReplyBytesInFlight
+    public let bodyBudget: ByteBudget
+    /// The bytes of large reply parts (``countedReplyPartBytes`` and up) handed to sockets and not
+    /// yet sent, over every connection: a client that asks for a large reply and never reads it
+    /// leaves the reply in memory until its connection ends. An API about to send a large reply
+    /// asks ``ByteBudget/admits(_:)`` first (503 `server_busy` when it does not).
+    public let replies: ByteBudget
+    /// Reply parts smaller than this are not counted in ``replies``: their total is bounded by the connections.
+    public static let countedReplyPartBytes = 16 << 10
 
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
@@ -47,8 +52,8 @@ public struct ServerContext: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(JWTSecretError) {
         self.postgres = postgres
-        self.bodyBudget = RequestBodyBudget(limit: maximumBufferedBodyBytes)
-        self.replies = ReplyBytesInFlight(limit: maximumUnsentReplyBytes)
+        self.bodyBudget = ByteBudget(limit: maximumBufferedBodyBytes)
+        self.replies = ByteBudget(limit: maximumUnsentReplyBytes)
         self.listener = listener ?? postgres
         self.poolCheckoutTimeout = poolCheckoutTimeout
         self.pool = PostgresPool(

@@ -126,14 +126,14 @@ struct APIKeyGateTests {
     }
 
     @Test func theBodyBudgetTakesWhatFitsAndGetsItBack() {
-        let budget = RequestBodyBudget(limit: 100)
+        let budget = ByteBudget(limit: 100)
         #expect(budget.reserve(60))
         #expect(!budget.reserve(41))
         #expect(budget.reserve(40))
-        #expect(budget.bytesInUse == 100)
+        #expect(budget.heldBytes == 100)
         budget.release(60)
         #expect(budget.reserve(41))
-        #expect(budget.bytesInUse == 81)
+        #expect(budget.heldBytes == 81)
     }
 
     static func application() async throws -> some ApplicationProtocol {
@@ -146,7 +146,7 @@ struct APIKeyGateTests {
             }
             .get("boom") { _, _ -> Response in throw CancellationError() }
         router.get("/bearer") { request, _ in request.bearerToken ?? "none" }
-        let budget = RequestBodyBudget(limit: 12)
+        let budget = ByteBudget(limit: 12)
         router.post("/body") { request, _ -> Response in
             do {
                 return JSONReply.text("\(try await request.collectBody(upTo: 16, budget: budget).readableBytes)")

@@ -1,3 +1,4 @@
+import CompassHTTP
 import Testing
 
 @testable import CompassRealtime
@@ -34,7 +35,7 @@ struct ClientOutboxTests {
     /// Unread sockets together are bounded too: past the shared total, a client with a backlog is
     /// closed at its next frame, while a client that keeps up still gets its frames.
     @Test func allOutboxesTogetherStayWithinTheSharedBudget() {
-        let budget = OutboundBudget(limit: 200)
+        let budget = ByteBudget(limit: 200)
         let stalled = ClientOutbox(clientID: 1, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
         let other = ClientOutbox(clientID: 2, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
         let reading = ClientOutbox(clientID: 3, version: .v1, capacity: 1000, maximumBytes: 1000, budget: budget)
@@ -61,7 +62,7 @@ struct ClientOutboxTests {
     /// The socket takes a bounded share at a time: the rest stays counted in the outbox (and the
     /// shared budget), where a client that stops reading is seen and closed.
     @Test func theSocketTakesABoundedShareAtATime() {
-        let budget = OutboundBudget(limit: 10_000)
+        let budget = ByteBudget(limit: 10_000)
         let outbox = ClientOutbox(clientID: 1, version: .v1, capacity: 1000, maximumBytes: 10_000, budget: budget)
         for size in [100, 100, 100, 500] { #expect(outbox.enqueue(Self.frame(size)) == .queued) }
         let first = outbox.takeForSocket(upTo: 250)

@@ -51,27 +51,19 @@ struct DeliveryRetryTests {
                 group.addTask { try await realtime.pool.run() }
                 group.addTask { [source] in try await source.run(into: sink) }
                 defer { group.cancelAll() }
-                try await Self.wait { sink.connected }
+                try await waitUntil { sink.connected }
                 try await writer.query(
                     """
                     INSERT INTO public.interactions (family_unit_id, user_id, logged_by, type, direction, content)
                     VALUES (\(Demo.riveraFamily)::uuid, \(Demo.sofia)::uuid, \(Demo.sofia)::uuid, 'email', 'outbound', 'retried')
                     """)
                 let stored = try await writer.query("SELECT max(id)::int8 FROM realtime.changes")[0].decode(Int64.self, at: 0)
-                try await Self.wait { !sink.delivered.isEmpty }
+                try await waitUntil { !sink.delivered.isEmpty }
                 try await Task.sleep(for: .milliseconds(300))  // a few more polls: nothing is sent twice
                 #expect(sink.delivered == [stored])
                 #expect(sink.attempts == 3)
             }
             await writer.close()
-        }
-    }
-
-    static func wait(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw HarnessError("timed out") }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

@@ -1,6 +1,7 @@
 import CompassHTTP
 import CompassTestSupport
 import Foundation
+import HTTPTypes
 import NIOWebSocket
 import Testing
 
@@ -70,13 +71,63 @@ struct WebSocketLimitsTests {
         }
     }
 
+    /// One client address holds at most its share of the bindings, counted across its
+    /// connections (a wildcard counts every table it binds); other addresses still join.
+    @Test func oneAddressHoldsAtMostItsShareOfBindings() async throws {
+        try await WorkerHarness.with(
+            adjust: { $0.maximumBindingsPerAddress = 3 },
+            adjustServer: { $0.trustedProxies = try TrustedProxies("127.0.0.0/8") }
+        ) { worker in
+            let from: (String) -> HTTPFields = { [HTTPField.Name("X-Forwarded-For")!: $0] }
+            let first = try await worker.connect(token: try await worker.token(Demo.sofia), headers: from("203.0.113.7"))
+            let second = try await worker.connect(token: try await worker.token(Demo.marcus), headers: from("203.0.113.7"))
+            let elsewhere = try await worker.connect(token: try await worker.token(Demo.marcus), headers: from("198.51.100.2"))
+            #expect(try await first.join("realtime:a", bindings: [Self.interactions, Self.interactions], ref: "1")?.payload["status"] == "ok")
+            let over = try await second.join("realtime:b", bindings: [Self.interactions, Self.interactions], ref: "1")
+            #expect(
+                Self.reason(over)?.hasPrefix("PostgresChangesLimitReached: channels from this address hold their most bindings (3)") == true,
+                "\(String(describing: over))")
+            // A wildcard binds every table of the schema: far more than the address has left.
+            let everything: RealtimeJSON = ["event": "*", "schema": "public"]
+            #expect(Self.reason(try await second.join("realtime:c", bindings: [everything], ref: "2"))?.hasPrefix("PostgresChangesLimitReached") == true)
+            #expect(try await elsewhere.join("realtime:b", bindings: [Self.interactions, Self.interactions], ref: "1")?.payload["status"] == "ok")
+            #expect(try await second.join("realtime:b", bindings: [Self.interactions], ref: "3")?.payload["status"] == "ok")
+            // A connection that closes gives its bindings back to its address.
+            _ = try await first.close()
+            try await waitUntil { worker.hub.registry.bindingCount(address: "203.0.113.7") == 1 }
+            #expect(try await second.join("realtime:d", bindings: [Self.interactions, Self.interactions], ref: "4")?.payload["status"] == "ok")
+            _ = try await second.close()
+            _ = try await elsewhere.close()
+        }
+    }
+
+    /// Joins arriving together cannot pass the total between them: the registry checks it under its lock.
+    @Test func simultaneousJoinsCannotPassTheTotal() async throws {
+        try await WorkerHarness.with(adjust: { $0.maximumBindings = 10 }) { worker in
+            let sockets = try await withThrowingTaskGroup(of: TestSocket.self) { group in
+                for _ in 0..<8 { group.addTask { try await worker.connect(token: try await worker.token(Demo.sofia)) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let bindings = [Self.interactions, Self.interactions, Self.interactions]
+            let statuses = try await withThrowingTaskGroup(of: RealtimeJSON?.self) { group in
+                for socket in sockets { group.addTask { try await socket.join("realtime:race", bindings: bindings, ref: "1")?.payload["status"] } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == "ok" }.count == 3, "\(statuses)")
+            #expect(worker.hub.registry.counts.bindings == 9)
+            for socket in sockets { _ = try await socket.close() }
+        }
+    }
+
     @Test func capsAreReadFromTheEnvironment() throws {
         let configuration = try RealtimeConfiguration(
             reading: EnvironmentReader([
                 "COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT": "7", "COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN": "9",
+                "COMPASS_REALTIME_MAX_BINDINGS_PER_ADDRESS": "11",
             ]))
         #expect(configuration.maximumChannelsPerConnection == 7)
         #expect(configuration.maximumBindingsPerJoin == 9)
+        #expect(configuration.maximumBindingsPerAddress == 11)
         #expect(throws: ConfigurationError.self) {
             try RealtimeConfiguration(reading: EnvironmentReader(["COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN": "0"]))
         }

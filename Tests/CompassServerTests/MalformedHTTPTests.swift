@@ -18,6 +18,7 @@ struct MalformedHTTPTests {
         ("a 1 MB header", Array("GET /health HTTP/1.1\r\nHost: x\r\nX: \(String(repeating: "a", count: 1_000_000))\r\n\r\n".utf8), "431"),
         ("201 tiny header fields", Array(("GET /health HTTP/1.1\r\nHost: x\r\n" + (1...200).map { "X\($0): a\r\n" }.joined() + "\r\n").utf8), "431"),
         ("a gzipped chunked body", Array("POST /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n1\r\na\r\n0\r\n\r\n".utf8), "501"),
+        ("a chunked body in HTTP/1.0", Array("POST /health HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n".utf8), "400"),
         ("a body coded twice over two fields", Array("POST /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n0\r\n\r\n".utf8), "501"),
         ("a WebSocket upgrade without a key", Array(Self.upgrade(key: nil).utf8), "400"),
         ("a WebSocket upgrade by POST", Array(Self.upgrade(method: "POST").utf8), "400"),
@@ -77,18 +78,20 @@ struct MalformedHTTPTests {
         }
     }
 
-    @Test("a malformed chunked body is answered 400 and closed, while its handler waits for it")
+    @Test("a malformed chunked body is answered and closed, while its handler waits for it")
     func malformedChunkedBodies() async throws {
+        let manyTrailers = (1...201).map { "X\($0): a\r\n" }.joined()
         try await ServerHarness.with { harness in
-            for (name, chunks) in [("a size that is not hex", "zz\r\nab\r\n0\r\n\r\n"),
-                                   ("a size past Int", "fffffffffffffffffffff\r\nab\r\n0\r\n\r\n"),
-                                   ("a chunk longer than its size", "2\r\nabcdef\r\n0\r\n\r\n")] {
+            for (name, chunks, status) in [("a size that is not hex", "zz\r\nab\r\n0\r\n\r\n", "400"),
+                                           ("a size past Int", "fffffffffffffffffffff\r\nab\r\n0\r\n\r\n", "400"),
+                                           ("a chunk longer than its size", "2\r\nabcdef\r\n0\r\n\r\n", "400"),
+                                           ("201 trailer fields", "2\r\n{}\r\n0\r\n" + manyTrailers + "\r\n", "431")] {
                 let connection = try RawConnection(port: harness.port)
                 await connection.send(
                     "POST /rest/v1/schools HTTP/1.1\r\nHost: x\r\napikey: \(harness.keys.anon)\r\n"
                         + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks)
                 let (reply, closed) = await connection.readUntilClosed(timeout: .seconds(15))
-                #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(name): \(reply.prefix(80))")
+                #expect(reply.hasPrefix("HTTP/1.1 \(status) "), "\(name): \(reply.prefix(80))")
                 #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(name): one reply only: \(reply)")
                 #expect(closed, "\(name)")
             }

@@ -152,8 +152,8 @@ struct RESTHostileInputTests {
             await stalled.send(large)  // and never reads
             let replies = harness.server.context.replies
             let deadline = ContinuousClock.now + .seconds(20)
-            while replies.bytes <= 1 << 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(replies.bytes > 1 << 20, "the unread reply is counted: \(replies.bytes)")
+            while replies.heldBytes <= 1 << 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(replies.heldBytes > 1 << 20, "the unread reply is counted: \(replies.heldBytes)")
 
             let refused = try await Self.send(harness, "GET", "/rest/v1/notes?select=body")
             #expect(refused.isError("server_busy", status: 503), "\(refused.status.map(String.init) ?? "no status")")
@@ -167,8 +167,8 @@ struct RESTHostileInputTests {
 
             stalled.hangUp()
             let freed = ContinuousClock.now + .seconds(20)
-            while replies.bytes > 0, ContinuousClock.now < freed { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(replies.bytes == 0)
+            while replies.heldBytes > 0, ContinuousClock.now < freed { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(replies.heldBytes == 0)
             let served = try await Self.send(harness, "GET", "/rest/v1/notes?select=id")
             #expect(served.status == 200)
         }

@@ -21,11 +21,11 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Most header fields a request may carry (Apache's `LimitRequestFields` is 100; clients send a
     /// dozen or two): thousands of tiny ones fit in the bytes above and cost per field; 431 past it.
     public var maximumHeaderFields = 200
-    /// Bytes of request bodies being read on every connection together (``RequestBodyBudget``);
+    /// Bytes of request bodies being read on every connection together (``ServerContext/bodyBudget``);
     /// a body that would pass it is answered 503.
     public var maximumBufferedBodyBytes = 128 << 20
     /// Bytes of large reply bodies waiting to be sent on every connection together
-    /// (``ReplyBytesInFlight``); a large reply that would pass it is answered 503 instead.
+    /// (``ServerContext/replies``); a large reply that would pass it is answered 503 instead.
     public var maximumUnsentReplyBytes = 256 << 20
 
     /// The defaults.

@@ -19,7 +19,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: HTTPLimits
     private let client: ClientConnection
     /// Large reply parts written and not yet sent, counted with every other connection's.
-    private let replies: ReplyBytesInFlight?
+    private let replies: ByteBudget?
     /// The clock for a request body that must keep coming.
     private var deadline: Scheduled<Void>?
     /// The clock for the next request head (see ``startClock(context:timeout:)``): when it runs out,
@@ -43,7 +43,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// on as `Connection: close`, and the response says so.
     private var closeAfterResponse = false
 
-    init(limits: HTTPLimits, client: ClientConnection, replies: ReplyBytesInFlight? = nil) {
+    init(limits: HTTPLimits, client: ClientConnection, replies: ByteBudget? = nil) {
         self.limits = limits
         self.client = client
         self.replies = replies
@@ -96,10 +96,17 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 refuse(context: context, status: .requestHeaderFieldsTooLarge)
                 return
             }
-            // A body coded other than `chunked` (`gzip, chunked`) would be read as if it were not.
-            if head.headers.contains(name: "transfer-encoding"), !Self.isOnlyChunked(head) {
-                refuse(context: context, status: .notImplemented)
-                return
+            if head.headers.contains(name: "transfer-encoding") {
+                // HTTP/1.0 has no transfer codings: RFC 9112 calls such framing faulty.
+                guard head.version != .http1_0 else {
+                    refuse(context: context, status: .badRequest)
+                    return
+                }
+                // A body coded other than `chunked` (`gzip, chunked`) would be read as if it were not.
+                guard Self.isOnlyChunked(head) else {
+                    refuse(context: context, status: .notImplemented)
+                    return
+                }
             }
             // One scan without allocating for every request; the upgrade rules only for those that ask.
             let asksUpgrade = head.headers.contains(name: "upgrade")
@@ -134,7 +141,12 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 bodyBytesThisWindow += part.readableBytes
                 if bodyBytesThisWindow >= Self.minimumBodyBytesPerWindow { startBodyClock(context: context) }
             }
-        case .end:
+        case .end(let trailers):
+            // Trailer fields cost what header fields do: the same cap.
+            if let trailers, trailers.count > limits.maximumHeaderFields {
+                refuse(context: context, status: .requestHeaderFieldsTooLarge)
+                return
+            }
             if readingBody {
                 readingBody = false
                 deadline?.cancel()
@@ -215,7 +227,7 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             responding = false
             responseStarted = false
             startClock(context: context, timeout: limits.idleTimeout)
-        case .body(.byteBuffer(let part)) where part.readableBytes >= ReplyBytesInFlight.countedPartBytes:
+        case .body(.byteBuffer(let part)) where part.readableBytes >= ServerContext.countedReplyPartBytes:
             if let replies {
                 // Counted until the socket took it (or the connection ended without sending it).
                 let bytes = part.readableBytes

@@ -43,15 +43,18 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let routes: [WebSocketRoute]
     let limits: HTTPLimits
     let connections: ConnectionCounter
+    /// Connections refused at either cap, logged at most once a minute each (one client refused
+    /// 1,600 times in five seconds wrote as many lines).
+    let refusals = (total: ThrottledEvent(), perAddress: ThrottledEvent())
     /// Peers whose connections are many clients' (not counted per address).
     let trustedProxies: TrustedProxies
     /// Large reply parts not yet sent, over every connection.
-    let replies: ReplyBytesInFlight?
+    let replies: ByteBudget?
 
     /// Serves `responder`'s routes and upgrades requests for `routes`' paths, within `limits`.
     public init(
         responder: @escaping HTTPChannelHandler.Responder, routes: [WebSocketRoute], limits: HTTPLimits = HTTPLimits(),
-        trustedProxies: TrustedProxies = .none, replies: ReplyBytesInFlight? = nil
+        trustedProxies: TrustedProxies = .none, replies: ByteBudget? = nil
     ) {
         self.responder = responder
         self.routes = routes
@@ -65,8 +68,9 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     var maxFrameSize: Int { routes.map(\.configuration.maxFrameSize).max() ?? 1 << 14 }
 
     /// The route's decision, or 404 for a path no route serves.
-    func decide(_ head: HTTPRequestHead, logger: Logger) async -> (WebSocketUpgradeDecision, WebSocketServerConfiguration?) {
-        let request = WebSocketUpgradeRequest(target: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+    func decide(_ head: HTTPRequestHead, peer: String?, logger: Logger) async -> (WebSocketUpgradeDecision, WebSocketServerConfiguration?) {
+        var request = WebSocketUpgradeRequest(target: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+        request.countedAddress = trustedProxies.countedAddress(peer: peer, forwardedFor: head.headers["x-forwarded-for"])
         guard let route = routes.first(where: { $0.paths.contains(request.path) }) else {
             let reason = "no websocket endpoint at \(request.path.prefix(100))"
             return (.refuse(.notFound, body: JSONReply.errorBody(reason)), nil)
@@ -75,17 +79,26 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let address = ConnectionCounter.countedAddress(of: channel.remoteAddress?.ipAddress, trusting: trustedProxies)
+        let address = trustedProxies.countedAddress(peer: channel.remoteAddress?.ipAddress)
         switch connections.open(channel, limit: limits.maximumConnections, address: address, addressLimit: limits.maximumConnectionsPerAddress) {
         case .opened:
             break
         case .atLimit:
-            logger.warning("connection refused: at the limit", metadata: ["http.max_connections": "\(limits.maximumConnections)"])
+            refusals.total.occurred { count in
+                logger.warning(
+                    "connection refused: at the limit",
+                    metadata: ["http.max_connections": "\(limits.maximumConnections)", "http.refused_since_last_report": "\(count)"])
+            }
             return Self.refuseOverCapacity(channel)
         case .addressAtLimit:
-            logger.warning(
-                "connection refused: its address is at its limit",
-                metadata: ["http.max_connections_per_address": "\(limits.maximumConnectionsPerAddress)"])
+            refusals.perAddress.occurred { count in
+                logger.warning(
+                    "connection refused: its address is at its limit",
+                    metadata: [
+                        "http.max_connections_per_address": "\(limits.maximumConnectionsPerAddress)",
+                        "http.refused_since_last_report": "\(count)",
+                    ])
+            }
             return Self.refuseOverCapacity(channel)
         }
         return channel.eventLoop.makeCompletedFuture {
@@ -100,7 +113,7 @@ public struct UpgradableHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 shouldUpgrade: { channel, head in
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
-                        switch await this.decide(head, logger: logger) {
+                        switch await this.decide(head, peer: channel.remoteAddress?.ipAddress, logger: logger) {
                         case (.upgrade(let handler), let configuration?):
                             let upgrade = Upgrade(handler: handler, configuration: configuration)
                             channel.eventLoop.execute {
@@ -220,72 +233,4 @@ extension UpgradableHTTPChannel {
         let outcome = channel.eventLoop.makeFailedFuture(ChannelError.inappropriateOperationForState) as EventLoopFuture<Outcome>
         return channel.eventLoop.makeSucceededFuture(Value(outcome: outcome, channel: channel, client: ClientConnection()))
     }
-}
-
-/// Open connections, counted as they open and as their channels close.
-final class ConnectionCounter: Sendable {
-    private let count = Atomic<Int>(0)
-    /// Open connections by peer address, for the addresses that are counted.
-    private let byAddress = Mutex<[String: Int]>([:])
-
-    enum Outcome: Equatable {
-        case opened
-        /// Every slot is taken.
-        case atLimit
-        /// The peer's address holds its share.
-        case addressAtLimit
-    }
-
-    /// The address a connection from `peer` counts against, or nil when it is not counted: the
-    /// machine itself (a local proxy, health checks, benchmarks) and trusted proxies speak for many clients.
-    /// An IPv6 peer counts as its /64, which one client usually holds whole.
-    static func countedAddress(of peer: String?, trusting proxies: TrustedProxies) -> String? {
-        // A dual-stack listener (`::`) sees IPv4 peers as `::ffff:a.b.c.d`: they are that IPv4 address.
-        let peer = peer.map { $0.lowercased().hasPrefix("::ffff:") && $0.contains(".") ? String($0.dropFirst(7)) : $0 }
-        guard let peer, !isLoopback(peer), !proxies.trusts(peer) else { return nil }
-        guard let bytes = TrustedProxies.bytes(of: peer), bytes.count == 16, !peer.hasPrefix("::ffff:") else { return peer }
-        return bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") + "/64"
-    }
-
-    static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
-    }
-
-    /// Counts `channel` (uncounted when it closes) if fewer than `limit` are open and, for a
-    /// counted `address`, fewer than `addressLimit` (0: none) of them from it.
-    func open(_ channel: any Channel, limit: Int, address: String? = nil, addressLimit: Int = 0) -> Outcome {
-        let outcome = open(limit: limit, address: address, addressLimit: addressLimit)
-        if outcome == .opened { channel.closeFuture.whenComplete { _ in self.close(address: address, addressLimit: addressLimit) } }
-        return outcome
-    }
-
-    /// The counting itself (tests call it without a channel).
-    func open(limit: Int, address: String?, addressLimit: Int) -> Outcome {
-        guard count.wrappingAdd(1, ordering: .relaxed).newValue <= limit else {
-            count.wrappingSubtract(1, ordering: .relaxed)
-            return .atLimit
-        }
-        guard let address, addressLimit > 0 else { return .opened }
-        let admitted = byAddress.withLock { counts in
-            let open = counts[address, default: 0]
-            guard open < addressLimit else { return false }
-            counts[address] = open + 1
-            return true
-        }
-        if !admitted { count.wrappingSubtract(1, ordering: .relaxed) }
-        return admitted ? .opened : .addressAtLimit
-    }
-
-    /// Uncounts a connection ``open(limit:address:addressLimit:)`` admitted.
-    func close(address: String?, addressLimit: Int) {
-        count.wrappingSubtract(1, ordering: .relaxed)
-        guard let address, addressLimit > 0 else { return }
-        byAddress.withLock { counts in
-            let open = counts[address, default: 1] - 1
-            counts[address] = open > 0 ? open : nil
-        }
-    }
-
-    /// Connections open now (for tests).
-    var openCount: Int { count.load(ordering: .relaxed) }
 }

@@ -67,6 +67,9 @@ public struct WebSocketUpgradeRequest: Sendable {
     public var query: [String: String]
     /// The request's headers, by lower-cased name (the first value of a repeated one).
     public var headers: [String: String]
+    /// The address per-address limits count the client against (see
+    /// ``TrustedProxies/countedAddress(peer:forwardedFor:)``); nil when it is not counted.
+    public var countedAddress: String?
 
     /// Splits `target` and indexes `headers`.
     public init(target: String, headers: [(name: String, value: String)]) {

@@ -28,13 +28,13 @@ extension RESTError {
     }
 
     /// The bodies being read on every connection together hold the server's budget
-    /// (``RequestBodyBudget``): 503, come back shortly. PostgREST has no such limit, nor a code.
+    /// (``ServerContext/bodyBudget``): 503, come back shortly. PostgREST has no such limit, nor a code.
     static var bodyBudgetExhausted: RESTError {
         RESTError(status: 503, code: "server_busy", message: BodyBudgetExhausted().description)
     }
 
     /// Large replies waiting on slow or stalled clients hold the server's budget
-    /// (``ReplyBytesInFlight``): 503, come back shortly. PostgREST has no such limit, nor a code.
+    /// (``ServerContext/replies``): 503, come back shortly. PostgREST has no such limit, nor a code.
     static var replyBudgetExhausted: RESTError {
         RESTError(status: 503, code: "server_busy", message: "the server is sending too many large replies at once; retry shortly")
     }

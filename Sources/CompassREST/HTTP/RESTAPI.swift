@@ -138,7 +138,11 @@ public struct RESTAPI: CompassAPI {
         if reply.headers[.vary] == nil { reply.headers[.vary] = "Accept, Prefer, Range" }
         // A read's bytes are in memory already; refused, they go now rather than wait on a socket
         // (a write's reply is sent anyway: what it changed is committed).
-        if method.isRead, let length = reply.body.contentLength, !context.replies.admits(length) { throw .replyBudgetExhausted }
+        if method.isRead, let length = reply.body.contentLength, length >= ServerContext.countedReplyPartBytes,
+            !context.replies.admits(length)
+        {
+            throw .replyBudgetExhausted
+        }
         return timing.stamped(reply)
     }
 

@@ -1,3 +1,4 @@
+import CompassHTTP
 import Synchronization
 
 /// One WebSocket client's bounded queue of outgoing frames.
@@ -18,7 +19,7 @@ public final class ClientOutbox: Sendable {
     /// The most bytes that may wait (a frame can hold a megabyte-sized record); more closes the client.
     public let maximumBytes: Int
     /// What every client's waiting frames may hold together; nil for no such bound (tests).
-    let budget: OutboundBudget?
+    let budget: ByteBudget?
     private let state: Mutex<State>
 
     /// A frame waiting to be written, with the change's time for the latency metric.
@@ -84,7 +85,7 @@ public final class ClientOutbox: Sendable {
     }
 
     /// Makes an empty outbox.
-    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: OutboundBudget? = nil) {
+    public init(clientID: Int, version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: ByteBudget? = nil) {
         self.clientID = clientID
         self.version = version
         self.capacity = max(1, capacity)

@@ -1,3 +1,4 @@
+import CompassHTTP
 import CompassTokens
 import Foundation
 import Synchronization
@@ -110,6 +111,9 @@ public final class SubscriptionRegistry: Sendable {
 
     private struct ClientRecord {
         var outbox: ClientOutbox
+        /// Where the client connects from, for the per-address binding quota; nil when not counted
+        /// (loopback, or a trusted proxy that did not say for whom).
+        var address: String?
         var topics: Set<String> = []
         var lastSeen: ContinuousClock.Instant
     }
@@ -152,6 +156,8 @@ public final class SubscriptionRegistry: Sendable {
         var channels: [ChannelKey: JoinedChannel] = [:]
         var tables: [RealtimeTableName: TableIndex] = [:]
         var bindingCount = 0
+        /// Table bindings per counted client address (``ClientRecord/address``).
+        var bindingsByAddress: [String: Int] = [:]
         var isShuttingDown = false
         /// Clients that left since the sweeper last asked (it trims the heap after a burst).
         var departuresSinceTrim = 0
@@ -159,6 +165,13 @@ public final class SubscriptionRegistry: Sendable {
         mutating func index(_ key: ChannelKey, _ bindings: [TableBinding], adding: Bool) {
             let step = adding ? 1 : -1
             bindingCount += adding ? bindings.count : -bindings.count
+            if let address = clients[key.client]?.address {
+                bindingsByAddress[address, default: 0] += adding ? bindings.count : -bindings.count
+                if bindingsByAddress[address] == 0 {
+                    bindingsByAddress[address] = nil
+                    bindingsByAddress.shrinkIfSparse()
+                }
+            }
             for binding in bindings {
                 // Mutated in place: a copy taken out and written back would copy the index's
                 // maps on every join.
@@ -168,6 +181,7 @@ public final class SubscriptionRegistry: Sendable {
             if !adding { tables.shrinkIfSparse() }
         }
 
+        @discardableResult
         mutating func removeChannel(_ key: ChannelKey) -> ChannelRecord? {
             guard let joined = channels.removeValue(forKey: key) else { return nil }
             joined.liveness.end()
@@ -184,16 +198,18 @@ public final class SubscriptionRegistry: Sendable {
 
     // MARK: - Clients
 
-    /// Registers a connection; nil when the server is shutting down.
+    /// Registers a connection from `address` (nil: not counted per address); nil when the server
+    /// is shutting down.
     public func addClient(
-        version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: OutboundBudget? = nil
+        version: RealtimeProtocolVersion, capacity: Int, maximumBytes: Int = .max, budget: ByteBudget? = nil,
+        address: String? = nil
     ) -> ClientOutbox? {
         state.withLock { state in
             guard !state.isShuttingDown else { return nil }
             let id = state.nextClientID
             state.nextClientID += 1
             let outbox = ClientOutbox(clientID: id, version: version, capacity: capacity, maximumBytes: maximumBytes, budget: budget)
-            state.clients[id] = ClientRecord(outbox: outbox, lastSeen: .now)
+            state.clients[id] = ClientRecord(outbox: outbox, address: address, lastSeen: .now)
             return outbox
         }
     }
@@ -202,10 +218,13 @@ public final class SubscriptionRegistry: Sendable {
     @discardableResult
     public func removeClient(_ clientID: Int) -> [ChannelRecord] {
         state.withLock { state in
-            guard let client = state.clients.removeValue(forKey: clientID) else { return [] }
+            guard let client = state.clients[clientID] else { return [] }
+            // Channels first: uncounting their bindings reads the client's address.
+            let removed = client.topics.compactMap { state.removeChannel(ChannelKey(client: clientID, topic: $0)) }
+            state.clients[clientID] = nil
             state.clients.shrinkIfSparse()
             state.departuresSinceTrim += 1
-            return client.topics.compactMap { state.removeChannel(ChannelKey(client: clientID, topic: $0)) }
+            return removed
         }
     }
 
@@ -230,19 +249,31 @@ public final class SubscriptionRegistry: Sendable {
     // MARK: - Channels
 
     /// Joins (or re-joins) a channel and queues `frames` on the client under the same lock,
-    /// so no change for the new subscription can overtake its join reply. Returns the
-    /// channel it replaced, if any.
+    /// so no change for the new subscription can overtake its join reply. Refused, with nothing
+    /// changed or queued, when its bindings would pass `limits`: checked under the lock, so joins
+    /// arriving together cannot pass a limit between them.
     @discardableResult
-    public func join(_ record: ChannelRecord, queueing frames: [RealtimeMessage]) -> ChannelRecord? {
+    public func join(_ record: ChannelRecord, queueing frames: [RealtimeMessage], limits: BindingLimits = .none) -> JoinOutcome {
         state.withLock { state in
             let key = ChannelKey(client: record.outbox.clientID, topic: record.topic)
+            guard let client = state.clients[key.client] else {
+                state.removeChannel(key)
+                return .clientLeft
+            }
+            let replaced = state.channels[key]?.record.bindings.count ?? 0
+            let added = record.bindings.count - replaced
+            if added > 0 {
+                if state.bindingCount + added > limits.total { return .refused(.server(limits.total)) }
+                if let address = client.address, state.bindingsByAddress[address, default: 0] + added > limits.perAddress {
+                    return .refused(.address(limits.perAddress))
+                }
+            }
             let previous = state.removeChannel(key)
-            guard state.clients[key.client] != nil else { return previous }
             state.channels[key] = JoinedChannel(record)
             state.clients[key.client]?.topics.insert(record.topic)
             state.index(key, record.bindings, adding: true)
             for frame in frames { record.outbox.enqueue(frame) }
-            return previous
+            return .joined(replacing: previous)
         }
     }
 
@@ -299,6 +330,11 @@ public final class SubscriptionRegistry: Sendable {
     /// Counts for metrics: clients, channels, bindings.
     public var counts: (clients: Int, channels: Int, bindings: Int) {
         state.withLock { ($0.clients.count, $0.channels.count, $0.bindingCount) }
+    }
+
+    /// The table bindings channels joined from `address` hold.
+    func bindingCount(address: String) -> Int {
+        state.withLock { $0.bindingsByAddress[address, default: 0] }
     }
 
     // MARK: - Matching

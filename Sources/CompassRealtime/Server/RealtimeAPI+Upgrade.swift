@@ -23,8 +23,11 @@ extension RealtimeAPI {
             return .refuse(.unauthorized, body: JSONReply.errorBody(error.reason))
         }
         let (capacity, maximumBytes) = (hub.configuration.outboundBufferFrames, hub.configuration.outboundBufferBytes)
+        let address = request.countedAddress
         return .upgrade { inbound, outbound, context in
-            guard let outbox = hub.registry.addClient(version: version, capacity: capacity, maximumBytes: maximumBytes, budget: hub.outboundBudget)
+            guard
+                let outbox = hub.registry.addClient(
+                    version: version, capacity: capacity, maximumBytes: maximumBytes, budget: hub.outboundBudget, address: address)
             else {
                 try await outbound.close(.goingAway, reason: "Server is shutting down")
                 return

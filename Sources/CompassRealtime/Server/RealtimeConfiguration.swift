@@ -13,10 +13,11 @@ import CompassHTTP
 /// | `COMPASS_REALTIME_IDLE_TIMEOUT_SECONDS` | 60 | close a socket silent this long |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER` | 1000 | frames a client may have waiting |
 /// | `COMPASS_REALTIME_OUTBOUND_BUFFER_BYTES` | 16777216 | bytes a client may have waiting (16 MiB) |
-/// | `COMPASS_REALTIME_OUTBOUND_BUFFER_TOTAL_BYTES` | 268435456 | bytes all clients may have waiting together (256 MiB; ``OutboundBudget``) |
+/// | `COMPASS_REALTIME_OUTBOUND_BUFFER_TOTAL_BYTES` | 268435456 | bytes all clients may have waiting together (256 MiB; the hub's ``RealtimeHub/outboundBudget``) |
 /// | `COMPASS_REALTIME_MAX_CHANNELS_PER_CLIENT` | 100 | channels one connection may join |
 /// | `COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN` | 100 | `postgres_changes` entries one join may carry |
 /// | `COMPASS_REALTIME_MAX_BINDINGS` | 200000 | table bindings all connections may hold together |
+/// | `COMPASS_REALTIME_MAX_BINDINGS_PER_ADDRESS` | 20000 | table bindings the connections from one client address may hold |
 public struct RealtimeConfiguration: Sendable {
     /// Frames a client may have waiting before it is closed as too slow.
     public var outboundBufferFrames = 1000
@@ -38,6 +39,14 @@ public struct RealtimeConfiguration: Sendable {
     /// a match per change); a join that would pass it is refused. Without it, many connections of
     /// full channels reached a million bindings and 740 MB.
     public var maximumBindings = 200_000
+    /// Table bindings the connections from one client address hold together (IPv6 by /64, the
+    /// address behind a trusted proxy; loopback is not counted): a wildcard binds every table of
+    /// its schema, so five anonymous sockets reached the total above in three seconds and every
+    /// other join failed until they left.
+    public var maximumBindingsPerAddress = 20_000
+
+    /// The two binding limits, as the registry checks them.
+    var bindingLimits: BindingLimits { BindingLimits(total: maximumBindings, perAddress: maximumBindingsPerAddress) }
     /// Largest client message accepted.
     ///
     /// Also the WebSocket frame limit: a single larger frame closes the socket with 1009
@@ -81,5 +90,8 @@ public struct RealtimeConfiguration: Sendable {
         }
         if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS_PER_JOIN") { maximumBindingsPerJoin = bindings }
         if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS") { maximumBindings = bindings }
+        if let bindings = try environment.positiveInteger("COMPASS_REALTIME_MAX_BINDINGS_PER_ADDRESS") {
+            maximumBindingsPerAddress = bindings
+        }
     }
 }

@@ -32,8 +32,11 @@ public final class RealtimeHub: Sendable {
     let heapTrimmer: HeapTrimmer
     /// Each event loop's socket writes, drained once per batch of changes.
     let flushers = EventLoopFlushers()
-    /// What every client's waiting frames may hold together.
-    public let outboundBudget: OutboundBudget
+    /// What every client's waiting frames (and what NIO still holds of them) may hold together:
+    /// each outbox is bounded on its own, but two hundred sockets that never read held 3 GB.
+    /// Past it, a client that already has frames waiting is closed as too slow at its next frame;
+    /// one whose queue is empty still gets its frame (one large event is not a slow client).
+    public let outboundBudget: ByteBudget
 
     /// Builds the shared parts on the server's context; nothing connects yet.
     public init(configuration: RealtimeConfiguration, context: ServerContext) {
@@ -42,7 +45,7 @@ public final class RealtimeHub: Sendable {
         self.listenerConfiguration = context.listener
         self.database = RealtimeDatabase(configuration: context.postgres, logger: context.logger)
         self.registry = SubscriptionRegistry()
-        self.outboundBudget = OutboundBudget(limit: configuration.outboundBufferTotalBytes)
+        self.outboundBudget = ByteBudget(limit: configuration.outboundBufferTotalBytes)
         self.heapTrimmer = HeapTrimmer(
             disconnects: configuration.memoryTrimDisconnects, interval: configuration.memoryTrimInterval,
             settle: configuration.memoryTrimSettle)

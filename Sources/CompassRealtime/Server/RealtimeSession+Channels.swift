@@ -39,16 +39,6 @@ extension RealtimeSession {
             }
         }
 
-        // What the join would bind (a wildcard binds every table of its schema), against the server's total.
-        let replaced = registry.channel(clientID: outbox.clientID, topic: message.topic)?.bindings.count ?? 0
-        if registry.counts.bindings - replaced + bound.count > hub.configuration.maximumBindings {
-            outbox.enqueue(
-                RealtimeMessage.errorReply(
-                    to: message,
-                    reason: "PostgresChangesLimitReached: the server holds its most bindings (\(hub.configuration.maximumBindings)); try again later"))
-            return
-        }
-
         var frames: [RealtimeMessage] = []
         if let previous = registry.channel(clientID: outbox.clientID, topic: message.topic) {
             frames.append(RealtimeMessage.close(topic: message.topic, joinRef: previous.joinRef))
@@ -75,8 +65,11 @@ extension RealtimeSession {
                     topic: message.topic, joinRef: joinRef, extension: RealtimeSystemExtension.system, status: .ok,
                     message: "Replication is ready"))
         }
+        // A wildcard binds every table of its schema: the limits count what the join binds.
         let record = ChannelRecord(topic: message.topic, joinRef: joinRef, claims: claims, bindings: bound, outbox: outbox)
-        registry.join(record, queueing: frames)
+        if case .refused(let limit) = registry.join(record, queueing: frames, limits: hub.configuration.bindingLimits) {
+            outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: limit.reason))
+        }
     }
 
     /// `phx_leave`: reply ok, then close the join.

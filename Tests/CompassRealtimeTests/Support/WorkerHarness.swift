@@ -1,6 +1,7 @@
 import CompassTestSupport
 import CompassTokens
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -28,6 +29,7 @@ struct WorkerHarness {
     /// Runs `body` against a running worker; `adjust` tunes the realtime settings first.
     static func with(
         adjust: (inout RealtimeConfiguration) -> Void = { _ in },
+        adjustServer: (inout ServerConfiguration) throws -> Void = { _ in },
         _ body: (WorkerHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
@@ -38,6 +40,7 @@ struct WorkerHarness {
             configuration.port = 0
             configuration.realtime.shutdownGracePeriod = .seconds(3)
             adjust(&configuration.realtime)
+            try adjustServer(&configuration)
             let server = try await CompassServer(configuration: configuration, logger: TestDatabase.logger)
             let writer = try await database.connect()
             try await server.withRunning { running in
@@ -56,10 +59,12 @@ struct WorkerHarness {
     }
 
     /// Opens a WebSocket with `apikey` and `vsn` in the query.
-    func connect(token: String, vsn: String? = "1.0.0", path: String = "/realtime/v1/websocket") async throws -> TestSocket {
+    func connect(
+        token: String, vsn: String? = "1.0.0", path: String = "/realtime/v1/websocket", headers: HTTPFields = [:]
+    ) async throws -> TestSocket {
         var query = "apikey=\(token)"
         if let vsn { query += "&vsn=\(vsn)" }
-        return try await TestSocket.connect(url: "ws://127.0.0.1:\(port)\(path)?\(query)")
+        return try await TestSocket.connect(url: "ws://127.0.0.1:\(port)\(path)?\(query)", headers: headers)
     }
 
     /// A realtime-enabled table `public.<name>` (id, n, owner) whose rows only their `owner` may read.
@@ -111,7 +116,7 @@ final class TestSocket: Sendable {
     }
 
     /// Connects; throws if the upgrade is refused.
-    static func connect(url: String, reading: Bool = true) async throws -> TestSocket {
+    static func connect(url: String, reading: Bool = true, headers: HTTPFields = [:]) async throws -> TestSocket {
         let (incoming, received) = AsyncStream.makeStream(of: String.self)
         let (commands, outgoing) = AsyncStream.makeStream(of: Command.self)
         let (opened, openedContinuation) = AsyncStream.makeStream(of: Bool.self)
@@ -121,7 +126,7 @@ final class TestSocket: Sendable {
                 openedContinuation.finish()
             }
             return try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 16 << 20), logger: Logger(label: "test-client")
+                url: url, configuration: .init(maxFrameSize: 16 << 20, additionalHeaders: headers), logger: Logger(label: "test-client")
             ) { inbound, outbound, _ in
                 openedContinuation.yield(true)
                 try await withThrowingTaskGroup(of: Void.self) { group in
