@@ -24,15 +24,22 @@ public struct AccessClaims: Sendable, Hashable {
     ///
     /// Read once by the verifier so callers need not decode ``claimsJSON`` again.
     public var sessionID: UUID?
+    /// The database role requests run as: ``role``'s, or another role the token names where
+    /// those are accepted (``OtherRoleRule/accepted``, REST only; ``role`` is then `authenticated`).
+    public var databaseRole: String
 
     /// Makes claims (tests and the token command build them directly).
-    public init(role: APIRole, subject: String?, expiresAt: Date?, claimsJSON: String, sessionID: UUID? = nil) {
+    public init(role: APIRole, subject: String?, expiresAt: Date?, claimsJSON: String, sessionID: UUID? = nil, databaseRole: String? = nil) {
         self.role = role
         self.subject = subject
         self.expiresAt = expiresAt
         self.claimsJSON = claimsJSON
         self.sessionID = sessionID
+        self.databaseRole = databaseRole ?? role.rawValue
     }
+
+    /// Whether the token names a role other than anon, authenticated and service_role.
+    public var namesOtherRole: Bool { databaseRole != role.rawValue }
 
     /// Subscribers with equal keys can be authorised together.
     public var authorizationKey: AuthorizationKey {

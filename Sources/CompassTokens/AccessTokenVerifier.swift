@@ -30,11 +30,13 @@ public struct AccessTokenVerifier: Sendable {
         self.signingKeys = signingKeys
     }
 
-    /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted, and
-    /// `missingRole` what a token without `role` is (REST's anon; never cached, so another
-    /// surface asking about the same token still refuses it).
+    /// Verifies `token` at `now`; `expiry` says whether a token without `exp` is accepted,
+    /// `missingRole` what a token without `role` is (REST's anon) and `otherRoles` whether one
+    /// naming another database role is (REST's custom roles). Neither kind is cached, so another
+    /// surface asking about the same token still refuses it.
     public func verify(
-        _ token: String, now: Date = Date(), expiry: ExpiryRule = .optional, missingRole: MissingRoleRule = .refused
+        _ token: String, now: Date = Date(), expiry: ExpiryRule = .optional, missingRole: MissingRoleRule = .refused,
+        otherRoles: OtherRoleRule = .refused
     ) async throws(AccessTokenError) -> AccessClaims {
         if let cached = cache.entry(for: token) {
             return try Self.reuse(cached, of: token, now: now, expiry: expiry, cache: cache)
@@ -68,7 +70,12 @@ public struct AccessTokenVerifier: Sendable {
                 sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))
         }
         guard let roleName = claims.role?.string else { throw .missingClaims(.roleOrExpiryMissing) }
-        guard let role = APIRole(rawValue: roleName) else { throw .unknownRole(roleName) }
+        guard let role = APIRole(rawValue: roleName) else {
+            guard otherRoles == .accepted, !OtherRoleRule.unnamedRoles.contains(roleName) else { throw .unknownRole(roleName) }
+            return AccessClaims(
+                role: .authenticated, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,
+                sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)), databaseRole: roleName)
+        }
         let verified = AccessClaims(
             role: role, subject: claims.sub?.string, expiresAt: lifetime.expiryDate, claimsJSON: payloadText,
             sessionID: claims.sessionID?.string.flatMap(UUID.init(uuidString:)))

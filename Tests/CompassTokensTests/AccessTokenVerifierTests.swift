@@ -144,6 +144,24 @@ struct AccessTokenVerifierTests {
         #expect(long.reason == "InvalidJWTToken: Role '\(String(repeating: "r", count: 40))' is not one of anon, authenticated, service_role")
     }
 
+    /// REST accepts another role (the database checks it); the same token stays refused by
+    /// every other surface afterwards, as it is never cached.
+    @Test func otherRolesAreAcceptedOnlyWhereAskedAndNeverCached() async throws {
+        let verifier = try await F.verifier()
+        let token = F.token(role: #""reporting""#)
+        let claims = try await verifier.verify(token, now: F.now, otherRoles: .accepted)
+        #expect(claims.databaseRole == "reporting")
+        #expect(claims.namesOtherRole)
+        #expect(claims.role == .authenticated)
+        await #expect(throws: AccessTokenError.unknownRole("reporting")) { try await verifier.verify(token, now: F.now) }
+        // `none` would make the request the login role.
+        await #expect(throws: AccessTokenError.unknownRole("none")) {
+            try await verifier.verify(F.token(role: #""none""#), now: F.now, otherRoles: .accepted)
+        }
+        let standard = try await verifier.verify(F.token(role: #""anon""#), now: F.now, otherRoles: .accepted)
+        #expect(standard.databaseRole == "anon" && !standard.namesOtherRole)
+    }
+
     @Test func shortSecretsAreRefused() async {
         await #expect(throws: JWTSecretError.self) { try await AccessTokenVerifier(secret: "short") }
         await #expect(throws: JWTSecretError.self) { try await AccessTokenIssuer(secret: "short") }

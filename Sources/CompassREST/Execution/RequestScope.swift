@@ -3,8 +3,12 @@ import Postgres
 /// Who a request runs as and what PostgREST exposes to SQL about it: the role and JWT
 /// claims, `request.method`, `request.path`, `request.headers`, `request.cookies`.
 public struct RequestScope: Sendable {
-    /// `anon`, `authenticated` or `service_role`.
+    /// `anon`, `authenticated` or `service_role`, or another role a token names (see ``refusesSuperuser``).
     public var role: String
+    /// Whether the scope fails when its role turns out a superuser: set for a role a token names
+    /// that is not one of the three. The login role may be a superuser (`make run`'s is), and
+    /// whoever holds the JWT secret should not get more than service_role by naming `postgres`.
+    public var refusesSuperuser = false
     /// The token's payload, as `request.jwt.claims` shows it.
     public var claimsJSON: String
     public var method: String
@@ -58,8 +62,17 @@ public struct RequestScope: Sendable {
 
     /// What opens the scope, prepared: its statement, then the pre-request function's call.
     var openingStatements: [PostgresQuery] {
-        [statement.prepared] + (preRequest.map { [$0.call] } ?? [])
+        [statement.prepared] + (refusesSuperuser ? [Self.superuserRefusal] : []) + (preRequest.map { [$0.call] } ?? [])
     }
+
+    /// Fails with 42501 when the scope's role is a superuser (`SET ROLE` sets `is_superuser`),
+    /// worded as Postgres words a role the login role may not become.
+    static let superuserRefusal: PostgresQuery = """
+        DO $$BEGIN IF pg_catalog.current_setting('is_superuser') = 'on' THEN
+          RAISE EXCEPTION USING ERRCODE = '42501', MESSAGE = pg_catalog.format('permission denied to set role "%s"', current_user);
+        END IF; END$$
+        """
+
 
     /// The statement that opens the scope (the one shared `requestScope` writer).
     var statement: PostgresQuery {

@@ -33,7 +33,7 @@ extension RESTAPI {
             return timing.stamped(RESTReply.withoutBody(Response(status: .ok, headers: headers)))
         }
         let document = OpenAPIDocument(
-            cache: cache, documentation: documentation, role: claims.role.rawValue, settings: configuration.openAPI,
+            cache: cache, documentation: documentation, role: claims.databaseRole, settings: configuration.openAPI,
             server: server(for: request))
         return timing.stamped(JSONReply.text(document.json.text, headers: headers, contentType: Self.openAPIContentType))
     }

@@ -9,7 +9,8 @@ struct RESTAuthenticator: Sendable {
     let verifier: AccessTokenVerifier
 
     /// The verified claims, or PostgREST's 401 (PGRST301/PGRST303, with `WWW-Authenticate`). A
-    /// token without `role` is anon, as PostgREST's `db-anon-role`; `Bearer` with no token is
+    /// token without `role` is anon, as PostgREST's `db-anon-role`; one naming another role runs
+    /// as that role, which the database checks (``OtherRoleRule``); `Bearer` with no token is
     /// refused, as PostgREST refuses it, rather than read as no header.
     func claims(for request: Request, key: APIKey) async throws(RESTError) -> AccessClaims {
         guard let token = request.bearerToken, token != key.token else {
@@ -17,7 +18,7 @@ struct RESTAuthenticator: Sendable {
             return key.claims
         }
         do {
-            return try await verifier.verify(token, missingRole: .anonymous)
+            return try await verifier.verify(token, missingRole: .anonymous, otherRoles: .accepted)
         } catch {
             throw Self.error(for: error, token: token)
         }

@@ -62,8 +62,9 @@ struct RESTRequest: Sendable {
         if let host = request.head.authority { headers["host"] = host }
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         var scope = RequestScope(
-            role: claims.role.rawValue, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
+            role: claims.databaseRole, claimsJSON: claims.claimsJSON, method: method.rawValue, path: path,
             headersJSON: object(headers), cookiesJSON: object(cookies(request.headers[.cookie])), schema: schema, timeZone: timeZone)
+        scope.refusesSuperuser = claims.namesOtherRole
         scope.extraSearchPath = configuration.extraSearchPath
         scope.appSettings = configuration.appSettings
         return scope
