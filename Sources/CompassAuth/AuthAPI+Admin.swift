@@ -103,6 +103,26 @@ extension AuthAPI {
         }
     }
 
+    /// GoTrue's `sort` for the user list: `created_at` (newest first) or `created_at asc|desc`; the
+    /// first one given orders (the rest sort equal rows by the same column); anything else is 400
+    /// `validation_failed`.
+    static func newestFirst(sorting values: [String]) throws(AuthError) -> Bool {
+        var directions: [Bool] = []
+        for value in values {
+            let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts[0] == "created_at" else {
+                throw AuthError.validation("Bad Sort Parameters: bad field for sort '\(parts[0].prefix(100))'")
+            }
+            switch parts.count > 1 ? parts[1].uppercased() : "DESC" {
+            case "ASC": directions.append(false)
+            case "DESC": directions.append(true)
+            default:
+                throw AuthError.validation("Bad Sort Parameters: bad direction for sort '\(parts[1].prefix(100))', only 'asc' and 'desc' allowed")
+            }
+        }
+        return directions.first ?? true
+    }
+
     /// `POST /admin/users`.
     func createUser(_ request: Request) async throws -> Response {
         try await requireAdmin(request)
@@ -139,13 +159,16 @@ extension AuthAPI {
         return id
     }
 
-    /// `GET /admin/users?page=&per_page=`: newest first, with GoTrue's `X-Total-Count` and `Link`.
+    /// `GET /admin/users?page=&per_page=&filter=&sort=`: newest first (`sort=created_at asc` for
+    /// oldest), those whose email or `full_name` holds `filter`, with GoTrue's `X-Total-Count` and `Link`.
     func listUsers(_ request: Request) async throws -> Response {
         try await requireAdmin(request)
         let query = request.uri.queryParameters
         let pagination = try AdminPagination(page: query.get("page"), perPage: query.get("per_page"))
+        let newestFirst = try Self.newestFirst(sorting: query.getAll("sort").map { String($0) })
+        let filter = query.get("filter").flatMap { $0.isEmpty ? nil : $0 }
         let (users, total) = try await store.transaction { tx in
-            try await store.listUsers(limit: pagination.perPage, offset: pagination.offset, on: tx)
+            try await store.listUsers(limit: pagination.perPage, offset: pagination.offset, newestFirst: newestFirst, filter: filter, on: tx)
         }
         struct Page: Encodable {
             var users: [AuthUser]

@@ -45,7 +45,11 @@ extension AuthAPI {
     /// confirmation mail to a new or unconfirmed one.
     func otp(_ request: Request) async throws -> Response {
         let body = try await decodeBody(request, as: MailRequestBody.self)
-        if body.phone != nil, body.email == nil { throw AuthError.phoneDisabled }
+        // GoTrue's order: both given, then which one (neither is its own refusal).
+        let (givesEmail, givesPhone) = (!(body.email ?? "").isEmpty, !(body.phone ?? "").isEmpty)
+        if givesEmail, givesPhone { throw AuthError.validation("Only an email address or phone number should be provided") }
+        if givesPhone { throw AuthError.phoneDisabled }
+        guard givesEmail else { throw AuthError.validation("One of email or phone must be set") }
         let email = try AuthAPI.email(body.email)
         let metadata = body.data ?? .object([:])
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }

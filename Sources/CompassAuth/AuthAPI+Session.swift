@@ -107,12 +107,15 @@ extension AuthAPI {
         switch request.uri.queryParameters.get("grant_type") {
         case "password":
             let body = try await decodeBody(request, as: Credentials.self)
-            if (body.email ?? "").isEmpty, let phone = body.phone, !phone.isEmpty {
-                throw AuthError(.unprocessableContent, "phone_provider_disabled", "Phone logins are disabled")
+            // GoTrue's order: both given, then which one; the address as sent (only its case is ignored).
+            let (email, phone) = ((body.email ?? "").lowercased(), body.phone ?? "")
+            if !email.isEmpty, !phone.isEmpty {
+                throw AuthError.validation("Only an email address or phone number should be provided on login.")
             }
-            let email = (body.email ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+            if !phone.isEmpty { throw AuthError(.unprocessableContent, "phone_provider_disabled", "Phone logins are disabled") }
+            guard !email.isEmpty else { throw AuthError.validation("missing email or phone") }
             let password = body.password ?? ""
-            guard !email.isEmpty, !password.isEmpty else { throw AuthError.invalidCredentials }
+            guard !password.isEmpty else { throw AuthError.invalidCredentials }
             // Counted (and committed) before bcrypt runs, so concurrent guesses cannot overrun the budget.
             let attempt = try await limiter.admit(email: email, address: address, now: sessions.now())
             let outcome: Result<AuthSession, AuthError> = try await store.transaction { tx in

@@ -129,10 +129,11 @@ public struct AuthConfiguration: Sendable, Hashable {
     public static let maximumPasswordBytes = 72
 
     /// Refuses a password longer than ``maximumPasswordBytes`` (GoTrue's 400 `validation_failed`,
-    /// checked first as GoTrue does) or shorter than ``minimumPasswordLength`` (422 `weak_password`).
+    /// checked first as GoTrue does) or shorter than ``minimumPasswordLength`` (422 `weak_password`);
+    /// both in UTF-8 bytes, as GoTrue counts them (`éééé` is 8).
     public func checkStrength(_ password: String) throws(AuthError) {
         guard password.utf8.count <= AuthConfiguration.maximumPasswordBytes else { throw .passwordTooLong }
-        guard password.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
+        guard password.utf8.count >= minimumPasswordLength else { throw .weakPassword(minimum: minimumPasswordLength) }
     }
 }
 

@@ -209,8 +209,8 @@ public struct AuthStore: Sendable {
                 email = coalesce(\(email), u.email),
                 encrypted_password = CASE WHEN \(password)::text IS NULL THEN u.encrypted_password
                                           ELSE extensions.crypt(\(password), extensions.gen_salt('bf', 10)) END,
-                raw_user_meta_data = u.raw_user_meta_data || coalesce(\(userMetadata?.jsonText)::jsonb, '{}'),
-                raw_app_meta_data = u.raw_app_meta_data || coalesce(\(appMetadata?.jsonText)::jsonb, '{}'),
+                raw_user_meta_data = \(Self.merged("u.raw_user_meta_data", userMetadata)),
+                raw_app_meta_data = \(Self.merged("u.raw_app_meta_data", appMetadata)),
                 email_confirmed_at = CASE WHEN \(confirmEmail)::boolean IS TRUE THEN coalesce(u.email_confirmed_at, now())
                                           ELSE u.email_confirmed_at END,
                 updated_at = now()
@@ -218,6 +218,17 @@ public struct AuthStore: Sendable {
             """)
         guard updated.affectedRows == 1 else { return nil }
         return try await user(id: id, on: tx)
+    }
+
+    /// `column` with `updates`' keys merged in, as GoTrue merges metadata: a key whose new value is
+    /// `null` is removed (`updateUser({data: {key: null}})` is how clients drop a key), nested
+    /// values are replaced whole.
+    private static func merged(_ column: StaticString, _ updates: JSONValue?) -> PostgresQuery {
+        let text = updates?.jsonText
+        return """
+            (\(unescaped: "\(column)") || coalesce(\(text)::jsonb, '{}'))
+              - ARRAY(SELECT e.key FROM pg_catalog.jsonb_each(coalesce(\(text)::jsonb, '{}')) AS e WHERE e.value = 'null'::jsonb)
+            """
     }
 
     /// Bans the account for `seconds` from now (ending its sessions), or lifts its ban (nil, zero
@@ -279,16 +290,22 @@ public struct AuthStore: Sendable {
     /// One page of accounts, newest first (GoTrue's order) or oldest first (`compass users list`),
     /// and the total count.
     public func listUsers(
-        limit: Int, offset: Int = 0, newestFirst: Bool = true, on tx: PostgresConnection
+        limit: Int, offset: Int = 0, newestFirst: Bool = true, filter: String? = nil, on tx: PostgresConnection
     ) async throws -> (users: [AuthUser], total: Int) {
         let direction = newestFirst ? "DESC" : "ASC"
+        // GoTrue's `filter`: a substring of the email (case as written) or of `full_name` (any case),
+        // `%` and `_` matching as LIKE's wildcards, as there.
+        let matches: PostgresQuery = """
+            (\(filter)::text IS NULL OR u.email LIKE '%' || \(filter) || '%'
+             OR u.raw_user_meta_data->>'full_name' ILIKE '%' || \(filter) || '%')
+            """
         let rows = try await tx.query("""
-            SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u
+            SELECT \(unescaped: AuthStore.userJSON) FROM auth.users AS u WHERE \(matches)
              ORDER BY u.created_at \(unescaped: direction), u.id \(unescaped: direction) LIMIT \(limit) OFFSET \(offset)
             """)
         let decoder = JSONDecoder()
         let users = try rows.map { try decoder.decode(AuthUser.self, from: Data(try $0.decode(String.self, at: 0).utf8)) }
-        let total = try await tx.query("SELECT count(*)::int FROM auth.users").first?.decode(Int.self, at: 0) ?? 0
+        let total = try await tx.query("SELECT count(*)::int FROM auth.users AS u WHERE \(matches)").first?.decode(Int.self, at: 0) ?? 0
         return (users, total)
     }
 }

@@ -13,12 +13,13 @@ public enum JSONNesting {
 
     /// Why a JSON request body is refused before it is decoded, or nil: it must be UTF-8 (as
     /// GoTrue reads it; Foundation would also take UTF-16, whose bytes this scan cannot read,
-    /// so a body 500 levels deep got through) and nested at most ``maximumDepth`` levels.
+    /// so a body 500 levels deep got through), nested at most ``maximumDepth`` levels, and
+    /// strict where Foundation is lenient (``strictnessProblem(in:)``).
     public static func problem(in bytes: some Collection<UInt8>) -> String? {
         // A NUL byte never appears in UTF-8 JSON (it would be escaped), and always in UTF-16 or UTF-32.
         if bytes.contains(0) || String(validating: bytes, as: UTF8.self) == nil { return "the body is not UTF-8" }
         if exceeds(maximumDepth, in: bytes) { return "nested more than \(maximumDepth) levels deep" }
-        return nil
+        return strictnessProblem(in: bytes)
     }
 
     /// True when `bytes` open more than `limit` arrays and objects inside each other.

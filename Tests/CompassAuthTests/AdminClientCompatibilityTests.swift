@@ -74,6 +74,38 @@ struct AdminClientCompatibilityTests {
         }
     }
 
+    @Test("list_users' filter matches email or full_name, counted the same; sort orders by created_at either way")
+    func listUsersFilterAndSort() async throws {
+        try await AuthHarness.with { auth in
+            let admin = auth.keys.serviceRole
+            for (email, name) in [("filter-one@example.com", "Zed Quill"), ("filter-two@example.com", "Amy Quillon"), ("plain@example.com", "Bo")] {
+                let created = try await auth.send(
+                    .post, "/admin/users", bearer: admin,
+                    json: #"{"email":"\#(email)","password":"filter-pass","user_metadata":{"full_name":"\#(name)"}}"#)
+                #expect(created.status == .ok)
+            }
+            func emails(_ query: String) async throws -> (emails: [String], total: String?) {
+                let reply = try await auth.send(.get, "/admin/users?" + query, bearer: admin)
+                #expect(reply.status == .ok, "\(query)")
+                let users = reply.object["users"] as? [[String: Any]] ?? []
+                return (users.compactMap { $0["email"] as? String }, reply.headers[.init("X-Total-Count")!])
+            }
+            let byEmail = try await emails("filter=filter-")
+            #expect(byEmail.emails == ["filter-two@example.com", "filter-one@example.com"])
+            #expect(byEmail.total == "2")
+            #expect(try await emails("filter=quill").emails == ["filter-two@example.com", "filter-one@example.com"], "full_name in any case")
+            #expect(try await emails("filter=FILTER-").emails.isEmpty, "the email as written")
+            #expect(try await emails("filter=filter-&sort=created_at%20asc").emails == ["filter-one@example.com", "filter-two@example.com"])
+            #expect(try await emails("filter=filter-&sort=created_at").emails.first == "filter-two@example.com")
+            let all = try await emails("filter=")
+            #expect(all.total == "10")
+            for bad in ["sort=email", "sort=created_at%20sideways"] {
+                let reply = try await auth.send(.get, "/admin/users?" + bad, bearer: admin)
+                #expect(reply.status == .badRequest && reply.code == "validation_failed", "\(bad)")
+            }
+        }
+    }
+
     @Test("users carry their email identity; confirming the address marks it verified")
     func identities() async throws {
         try await AuthHarness.with { auth in

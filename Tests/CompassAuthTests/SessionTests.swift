@@ -49,6 +49,9 @@ struct SessionTests {
             #expect(weak.code == "weak_password")
             #expect((weak.object["weak_password"] as? [String: Any])?["reasons"] as? [String] == ["length"])
             #expect(weak.headers[.init("X-Supabase-Api-Version")!] == "2024-01-01")
+            // The length is in UTF-8 bytes, as GoTrue counts it: three é are 6.
+            let accented = try await auth.send(.post, "/signup", json: #"{"email":"accented@example.com","password":"ééé"}"#)
+            #expect(accented.status == .ok, "\(accented.status)")
             let legacy = try await auth.send(
                 .post, "/signup", json: #"{"email":"not-an-email","password":"123456"}"#, versioned: false)
             #expect(legacy.status == .badRequest)
@@ -69,6 +72,15 @@ struct SessionTests {
             let wide = #"{"email":"wide@example.com","password":"secret-123"}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
             let utf16 = try await auth.send(.post, "/signup", json: String(decoding: wide, as: UTF8.self))
             #expect(utf16.code == "bad_json")
+            // Read as Go reads JSON: a key given twice (Foundation would keep the first, Go the last)
+            // and a trailing comma are refused rather than read one way here and another elsewhere.
+            let twice = try await auth.send(
+                .post, "/token?grant_type=password",
+                json: #"{"email":"\#(SessionTests.sofia)","email":"x@y.z","password":"\#(AuthHarness.demoPassword)"}"#)
+            #expect(twice.status == .badRequest && twice.code == "bad_json", "\(twice.status)")
+            let trailing = try await auth.send(
+                .post, "/token?grant_type=password", json: #"{"email":"\#(SessionTests.sofia)","password":"\#(AuthHarness.demoPassword)",}"#)
+            #expect(trailing.code == "bad_json")
             let deepest = try await auth.send(
                 .post, "/signup", json: #"{"email":"deepest@example.com","password":"secret-123","data":{"d":"# + nested(62) + "}}")
             #expect(deepest.status == .ok)
@@ -95,6 +107,23 @@ struct SessionTests {
             #expect(noKey.status == .unauthorized)
             let grant = try await auth.send(.post, "/token?grant_type=magic", json: "{}")
             #expect(grant.code == "unsupported_grant_type")
+            // Requests that name no account, or two, are told so in GoTrue's words, at sign-in and for a code.
+            let cases: [(String, String, String)] = [
+                ("/token?grant_type=password", #"{"password":"x"}"#, "missing email or phone"),
+                ("/token?grant_type=password", #"{"email":"","password":"x"}"#, "missing email or phone"),
+                ("/token?grant_type=password", #"{"email":"a@b.co","phone":"+15555550100","password":"x"}"#,
+                 "Only an email address or phone number should be provided on login."),
+                ("/otp", "{}", "One of email or phone must be set"),
+                ("/otp", #"{"email":"a@b.co","phone":"+15555550100"}"#, "Only an email address or phone number should be provided"),
+            ]
+            for (path, body, message) in cases {
+                let reply = try await auth.send(.post, path, json: body)
+                #expect(reply.status == .badRequest && reply.code == "validation_failed", "\(path) \(body)")
+                #expect(reply["msg"] == message || reply["message"] == message, "\(path) \(body): \(reply.text)")
+            }
+            // The address as sent: spaces around it are not another spelling of it (only case is).
+            #expect(try await auth.signIn(" " + SessionTests.sofia, AuthHarness.demoPassword).code == "invalid_credentials")
+            #expect(try await auth.signIn(SessionTests.sofia.uppercased(), AuthHarness.demoPassword).status == .ok)
         }
     }
 
@@ -197,7 +226,16 @@ struct SessionTests {
             let update = try await auth.send(.put, "/user", bearer: access, json: #"{"data":{"theme":"dark"},"password":"new-password-1"}"#)
             #expect(update.status == .ok)
             #expect((update.object["user_metadata"] as? [String: Any])?["theme"] as? String == "dark")
-            #expect(try await auth.signIn(SessionTests.sofia, "new-password-1").status == .ok)
+            // Merged key by key; a null removes its key (supabase-js's way to drop one), nested values are replaced whole.
+            let renewed = try await auth.signIn(SessionTests.sofia, "new-password-1")
+            #expect(renewed.status == .ok)
+            let current = try #require(renewed["access_token"])
+            _ = try await auth.send(.put, "/user", bearer: current, json: #"{"data":{"keep":1,"nested":{"a":1,"b":null}}}"#)
+            let merged = try await auth.send(.put, "/user", bearer: current, json: #"{"data":{"theme":null,"nested":{"c":null}}}"#)
+            let metadata = merged.object["user_metadata"] as? [String: Any] ?? [:]
+            #expect(metadata["theme"] == nil && metadata.keys.contains("theme") == false, "\(metadata)")
+            #expect(metadata["keep"] as? Int == 1)
+            #expect(metadata["nested"] as? [String: NSNull] == ["c": NSNull()], "\(metadata)")
             #expect(try await auth.signIn(SessionTests.sofia, AuthHarness.demoPassword).code == "invalid_credentials")
             let expired = try await AccessTokenIssuer(secret: AuthHarness.secret).token(
                 role: .authenticated, subject: "a1000000-0000-4000-8000-000000000003", lifetime: 60,

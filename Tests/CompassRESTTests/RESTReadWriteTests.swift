@@ -5,6 +5,25 @@ import Testing
 /// Reads and writes through the routes, on the demo data, under each user's RLS.
 @Suite("REST reads and writes")
 struct RESTReadWriteTests {
+    /// A single object is one row, whatever the function returns a set of (scalars included).
+    @Test func aSetOfScalarsIsASingleObjectOnlyWhenItHoldsOneRow() async throws {
+        try await RESTHarness.with { rest in
+            try await rest.addFixtures(
+                """
+                CREATE FUNCTION public.rest_count_to(n int) RETURNS SETOF int LANGUAGE sql STABLE AS 'SELECT generate_series(1, n)';
+                GRANT EXECUTE ON FUNCTION public.rest_count_to(int) TO anon;
+                """)
+            let object = ["Accept": "application/vnd.pgrst.object+json"]
+            let three = try await rest.request(.get, "rpc/rest_count_to?n=3", headers: object)
+            #expect(three.isError("PGRST116", status: 406), "\(three)")
+            #expect(three.object["details"] as? String == "The result contains 3 rows")
+            let none = try await rest.request(.get, "rpc/rest_count_to?n=0", headers: object)
+            #expect(none.object["details"] as? String == "The result contains 0 rows")
+            let one = try await rest.request(.get, "rpc/rest_count_to?n=1", headers: object)
+            #expect(one.status == 200 && one.body == "1", "\(one)")
+        }
+    }
+
     @Test func upperCaseUUIDsCompareAsUUIDs() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

@@ -34,7 +34,8 @@ extension RESTAPI {
         if media.plan != nil {
             return try await planReply(statement, cache: cache, request: request, media: media, readOnly: readOnly)
         }
-        let returnsRows = !plan.function.returnsScalar && !plan.function.returnsVoid && plan.function.returnsSet
+        // A set of scalars too: PostgREST refuses anything but one row for a single object.
+        let returnsRows = !plan.function.returnsVoid && plan.function.returnsSet
         let result = try await executor.run(
             statement.query, schemaGeneration: cache.generation, scope: request.scope, readOnly: readOnly,
             rollback: rollsBack(request), timing: request.timing
