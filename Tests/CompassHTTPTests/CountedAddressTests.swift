@@ -31,7 +31,11 @@ struct CountedAddressTests {
         // The proxy said for no one (or only for itself and other proxies): not counted, as the proxy is not.
         #expect(proxies.countedAddress(peer: "10.0.0.5") == nil)
         #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["10.0.0.9"]) == nil)
-        #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["not-an-address"]) == nil)
+        // An entry the proxy wrote with a port is its address; one that is no address counts as its text.
+        #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["203.0.113.9:5555"]) == "203.0.113.9")
+        #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["[2001:db8:1:2::1]:443"]) == "2001:db8:1:2::/64")
+        #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["unknown"]) == "unreadable:unknown")
+        #expect(proxies.countedAddress(peer: "10.0.0.5", forwardedFor: ["::ffff:127.0.0.2"]) == nil, "loopback, as a peer would be")
         // A client that is not a trusted proxy cannot choose whom it counts as.
         #expect(proxies.countedAddress(peer: "203.0.113.7", forwardedFor: ["198.51.100.1"]) == "203.0.113.7")
         #expect(proxies.countedAddress(peer: "203.0.113.7", forwardedFor: ["127.0.0.1"]) == "203.0.113.7")

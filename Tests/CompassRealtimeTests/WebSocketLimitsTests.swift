@@ -119,6 +119,26 @@ struct WebSocketLimitsTests {
         }
     }
 
+    /// The binding caps count bindings; topics and filters are bounded in bytes so that a count
+    /// also bounds memory (250 KB per channel let one address hold gigabytes).
+    @Test func longTopicsAndFiltersAreRefused() async throws {
+        try await WorkerHarness.with { worker in
+            let socket = try await worker.connect(token: try await worker.token(Demo.sofia))
+            let longTopic = "realtime:" + String(repeating: "t", count: RealtimeConfiguration.maximumTopicBytes)
+            #expect(Self.reason(try await socket.join(longTopic, bindings: [], ref: "1"))?.hasPrefix("TopicTooLong") == true)
+            func filtered(_ filter: String) -> RealtimeJSON {
+                ["event": "INSERT", "schema": "public", "table": "interactions", "filter": .string(filter)]
+            }
+            let long = try await socket.join(
+                "realtime:f", bindings: [filtered("content=eq." + String(repeating: "x", count: RealtimeConfiguration.maximumFilterBytes))],
+                ref: "2")
+            #expect(Self.reason(long)?.hasPrefix("PostgresChangesLimitReached: a filter may be at most") == true, "\(String(describing: long))")
+            #expect(worker.hub.registry.counts.channels == 0)
+            #expect(try await socket.join("realtime:f", bindings: [filtered("content=eq.short")], ref: "3")?.payload["status"] == "ok")
+            _ = try await socket.close()
+        }
+    }
+
     @Test func capsAreReadFromTheEnvironment() throws {
         let configuration = try RealtimeConfiguration(
             reading: EnvironmentReader([

@@ -45,6 +45,11 @@ public struct RealtimeConfiguration: Sendable {
     /// other join failed until they left.
     public var maximumBindingsPerAddress = 20_000
 
+    /// The longest topic a join may name (bytes): apps name channels in a few words.
+    public static let maximumTopicBytes = 1024
+    /// The longest `filter` a binding may carry (bytes): an `in` list of a hundred UUIDs is 3.7 KB.
+    public static let maximumFilterBytes = 8192
+
     /// The two binding limits, as the registry checks them.
     var bindingLimits: BindingLimits { BindingLimits(total: maximumBindings, perAddress: maximumBindingsPerAddress) }
     /// Largest client message accepted.

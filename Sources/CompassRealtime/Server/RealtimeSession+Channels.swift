@@ -14,7 +14,7 @@ extension RealtimeSession {
         }
         let requested = message.payload["config"]?["postgres_changes"]?.arrayValue ?? []
         // Caps come before the token check, as in the reference: a refused join costs no verification.
-        if let refusal = capRefusal(topic: message.topic, bindingCount: requested.count) {
+        if let refusal = capRefusal(topic: message.topic, requested: requested) {
             outbox.enqueue(RealtimeMessage.errorReply(to: message, reason: refusal))
             return
         }
@@ -101,10 +101,20 @@ extension RealtimeSession {
         }
     }
 
-    /// Why a join exceeds the connection's channel cap or the per-join binding cap, or nil.
-    private func capRefusal(topic: String, bindingCount: Int) -> String? {
+    /// Why a join exceeds the connection's channel cap, the per-join binding cap or the size of a
+    /// topic or filter, or nil. The binding caps count bindings, so their size is bounded here: a
+    /// 250 KB filter or topic per channel let one address hold gigabytes.
+    private func capRefusal(topic: String, requested: [RealtimeJSON]) -> String? {
         let configuration = hub.configuration
         let registry = hub.registry
+        let bindingCount = requested.count
+        if topic.utf8.count > RealtimeConfiguration.maximumTopicBytes {
+            return "TopicTooLong: a topic may be at most \(RealtimeConfiguration.maximumTopicBytes) bytes"
+        }
+        let longFilter = requested.contains { ($0["filter"]?.stringValue?.utf8.count ?? 0) > RealtimeConfiguration.maximumFilterBytes }
+        if longFilter {
+            return "PostgresChangesLimitReached: a filter may be at most \(RealtimeConfiguration.maximumFilterBytes) bytes"
+        }
         let rejoining = registry.channel(clientID: outbox.clientID, topic: topic) != nil
         if !rejoining, registry.channelCount(clientID: outbox.clientID) >= configuration.maximumChannelsPerConnection {
             return "ChannelRateLimitReached: Too many channels (at most \(configuration.maximumChannelsPerConnection) per connection)"
