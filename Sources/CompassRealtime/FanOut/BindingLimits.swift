@@ -13,6 +13,24 @@ public struct BindingLimits: Sendable, Equatable {
 
     /// No limit (tests and tools that fill the registry directly).
     public static let none = BindingLimits(total: .max, perAddress: .max)
+
+    /// Past this many bindings in all (four fifths of the total), an address may grow only up to
+    /// ``perAddressNearTheTotal``: the last fifth is kept for the many clients that hold a few,
+    /// so a handful of addresses at their full share cannot take every join from everyone else.
+    var nearTheTotal: Int { total == .max ? .max : total / 5 * 4 }
+    /// What one address may hold once the total is past ``nearTheTotal``: a tenth of its share.
+    var perAddressNearTheTotal: Int { perAddress == .max ? .max : max(1, perAddress / 10) }
+
+    /// The limit a join adding `added` bindings would pass, from an address (nil: not counted)
+    /// that holds `held`, while every channel holds `total` bindings; nil when it passes none.
+    func exceeded(adding added: Int, total current: Int, address held: Int?) -> BindingLimitExceeded? {
+        guard added > 0 else { return nil }
+        if current > total - added { return .server(total) }
+        guard let held else { return nil }
+        if held > perAddress - added { return .address(perAddress) }
+        if current > nearTheTotal - added, held > perAddressNearTheTotal - added { return .nearTheTotal(perAddressNearTheTotal) }
+        return nil
+    }
 }
 
 /// What ``SubscriptionRegistry/join(_:queueing:limits:)`` did.
@@ -31,6 +49,8 @@ public enum BindingLimitExceeded: Sendable, Equatable {
     case server(Int)
     /// ``BindingLimits/perAddress``.
     case address(Int)
+    /// ``BindingLimits/perAddressNearTheTotal``, while the server is near its total.
+    case nearTheTotal(Int)
 
     /// The join's error reply, in the reference's words for a limit.
     public var reason: String {
@@ -39,6 +59,9 @@ public enum BindingLimitExceeded: Sendable, Equatable {
             return "PostgresChangesLimitReached: the server holds its most bindings (\(limit)); try again later"
         case .address(let limit):
             return "PostgresChangesLimitReached: channels from this address hold their most bindings (\(limit)); leave some first"
+        case .nearTheTotal(let limit):
+            return "PostgresChangesLimitReached: the server is near its most bindings; channels from this address may hold "
+                + "\(limit) until it has room again"
         }
     }
 }

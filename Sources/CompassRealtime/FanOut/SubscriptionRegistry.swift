@@ -261,12 +261,9 @@ public final class SubscriptionRegistry: Sendable {
                 return .clientLeft
             }
             let replaced = state.channels[key]?.record.bindings.count ?? 0
-            let added = record.bindings.count - replaced
-            if added > 0 {
-                if state.bindingCount + added > limits.total { return .refused(.server(limits.total)) }
-                if let address = client.address, state.bindingsByAddress[address, default: 0] + added > limits.perAddress {
-                    return .refused(.address(limits.perAddress))
-                }
+            let held = client.address.map { state.bindingsByAddress[$0, default: 0] }
+            if let limit = limits.exceeded(adding: record.bindings.count - replaced, total: state.bindingCount, address: held) {
+                return .refused(limit)
             }
             let previous = state.removeChannel(key)
             state.channels[key] = JoinedChannel(record)
