@@ -81,6 +81,25 @@ struct FanOutTests {
         }
     }
 
+    /// Joins read the catalog one at a time; many at once (missing tables among them) all get their answer.
+    @Test func joinsResolvedTogetherEachGetTheirAnswer() async throws {
+        try await FanOutHarness.with { harness in
+            let results = await withTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        let table = index.isMultiple(of: 2) ? "interactions" : "rt_missing_\(index)"
+                        let result = await harness.catalog.resolve(
+                            PostgresChangesBinding(requested: ["event": "*", "schema": "public", "table": .string(table)]))
+                        if case .success = result { return (index, true) } else { return (index, false) }
+                    }
+                }
+                return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(results.count == 40)
+            #expect(results.allSatisfy { $0.value == $0.key.isMultiple(of: 2) }, "\(results)")
+        }
+    }
+
     @Test func filterValuesWrittenOtherwiseAreReadByPostgres() async throws {
         try await FanOutHarness.with { harness in
             try await harness.writer.executeScript(

@@ -6,8 +6,15 @@ extension RealtimeCatalog {
     /// Fails with a readable message (sent as a `system` error) for unknown or disabled
     /// tables, tables without a primary key, unknown columns, unsupported operators and
     /// values that would not cast to the column's type. A binding for every table of a
-    /// schema (`table` absent or `*`) covers the tables enabled when the channel joins.
+    /// schema (`table` absent or `*`) covers the tables enabled when the channel joins. One join's
+    /// binding reads the catalog at a time (``takeJoinTurn()``).
     public func resolve(_ binding: PostgresChangesBinding) async -> Result<[TableBinding], BindingProblem> {
+        await takeJoinTurn()
+        defer { endJoinTurn() }
+        return await resolveInTurn(binding)
+    }
+
+    private func resolveInTurn(_ binding: PostgresChangesBinding) async -> Result<[TableBinding], BindingProblem> {
         if let problem = binding.shapeError { return .failure(BindingProblem(problem)) }
         var filter: RealtimeFilter?
         if let text = binding.filterText {

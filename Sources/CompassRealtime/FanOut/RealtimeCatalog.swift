@@ -17,6 +17,9 @@ public actor RealtimeCatalog {
     public var enabledTablesLifetime: Duration = .seconds(5)
     /// How long a table's metadata is trusted.
     public let tableLifetime: Duration
+    /// A join's look-up is reading the catalog; the others wait in `joinsWaiting` (``takeJoinTurn()``).
+    private var joinReading = false
+    private var joinsWaiting: [CheckedContinuation<Void, Never>] = []
 
     /// Makes an empty cache.
     public init(database: RealtimeDatabase, tableLifetime: Duration = .seconds(5)) {
@@ -30,6 +33,21 @@ public actor RealtimeCatalog {
         let loaded = try await load(name)
         tables[name] = loaded.map { ($0, .now) }  // a missing table is asked again next time
         return loaded
+    }
+
+    /// Waits until no other join is reading the catalog, then holds the turn until
+    /// ``endJoinTurn()``. Joins naming many tables, or missing ones (each a catalog query),
+    /// then use one pool connection at a time, never the ones the change poller and the
+    /// visibility checks need: a flood of such joins slowed every delivery from 50 ms to 470.
+    func takeJoinTurn() async {
+        while joinReading { await withCheckedContinuation { joinsWaiting.append($0) } }
+        joinReading = true
+    }
+
+    /// Ends the turn ``takeJoinTurn()`` took and wakes the next join.
+    func endJoinTurn() {
+        joinReading = false
+        if !joinsWaiting.isEmpty { joinsWaiting.removeFirst().resume() }
     }
 
     /// Forgets a table so the next lookup reads the catalog again.
