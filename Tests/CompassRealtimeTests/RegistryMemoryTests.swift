@@ -50,7 +50,7 @@ struct RegistryMemoryTests {
         #expect(registry.storageCapacity.tables <= 64)
     }
 
-    @Test func theHeapIsTrimmedAfterABurstAtMostOncePerIntervalAndOnceMoreWhenItSettles() {
+    @Test func theHeapIsTrimmedAfterABurstOnceMoreWhenItSettlesAndAMinuteAfterAFewDepartures() {
         let trimmer = HeapTrimmer(disconnects: 10, interval: .seconds(5), settle: .seconds(10))
         let start = ContinuousClock.now
         let trims = HeapTrimmer.isAvailable
@@ -62,10 +62,16 @@ struct RegistryMemoryTests {
         #expect(!trimmer.trimIfDue(departures: 3, now: start + .seconds(8)))
         #expect(!trimmer.trimIfDue(departures: 0, now: start + .seconds(17)))
         #expect(trimmer.trimIfDue(departures: 0, now: start + .seconds(18)) == trims)
-        // One follow-up per burst; a lone departure later does not trim.
+        // One follow-up per burst; a lone departure later trims a minute after it.
         #expect(!trimmer.trimIfDue(departures: 0, now: start + .seconds(60)))
         #expect(!trimmer.trimIfDue(departures: 1, now: start + .seconds(61)))
         #expect(!trimmer.trimIfDue(departures: 0, now: start + .seconds(90)))
+        #expect(trimmer.trimIfDue(departures: 0, now: start + .seconds(121)) == trims)
+        #expect(!trimmer.trimIfDue(departures: 0, now: start + .seconds(300)))
+        // Another departure while one is pending trims `settle` after the last of them.
+        #expect(!trimmer.trimIfDue(departures: 1, now: start + .seconds(301)))
+        #expect(!trimmer.trimIfDue(departures: 1, now: start + .seconds(330)))
+        #expect(trimmer.trimIfDue(departures: 0, now: start + .seconds(340)) == trims)
         #expect(HeapTrimmer.isAvailable, "glibc's malloc_trim was not found")
     }
 }
