@@ -35,6 +35,13 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var readingBody = false
     /// Body bytes since the body's clock last started.
     private var bodyBytesThisWindow = 0
+    /// Reads the server asked for since the body's clock last started: none means the handler is
+    /// not taking the body yet (backpressure while the worker is busy), which is not the client's fault.
+    private var readsThisWindow = 0
+    /// Header timeouts in a row in which the server asked for none of the body.
+    private var windowsWithoutReads = 0
+    /// How many such windows a body may wait before it is cut off anyway.
+    static let maximumWindowsWithoutReads = 5
     /// What a body must bring each header timeout to keep its connection: a byte every few
     /// seconds would otherwise hold it forever.
     static let minimumBodyBytesPerWindow = 1024
@@ -71,6 +78,11 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if responding { context.close(promise: nil) }
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        readsThisWindow += 1
+        context.read()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -297,13 +309,22 @@ final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Closes the connection (408 if nothing was answered yet) when the body stalls for the header timeout.
-    private func startBodyClock(context: ChannelHandlerContext) {
+    private func startBodyClock(context: ChannelHandlerContext, keepingWindowCount: Bool = false) {
         readingBody = true
         bodyBytesThisWindow = 0
+        readsThisWindow = 0
+        if !keepingWindowCount { windowsWithoutReads = 0 }
         deadline?.cancel()
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headerTimeout)) { [weak self] in
             guard let self, self.readingBody, !self.closed else { return }
+            // The server did not ask for more: the client could not have sent it. Wait another
+            // window, a few at most (a handler that never takes its body must not hold the socket).
+            if self.readsThisWindow == 0, self.windowsWithoutReads < Self.maximumWindowsWithoutReads {
+                self.windowsWithoutReads += 1
+                self.startBodyClock(context: loopBound.value, keepingWindowCount: true)
+                return
+            }
             self.readingBody = false
             self.responding = false  // the handler is still waiting for the body: nothing was answered
             self.refuse(context: loopBound.value, status: .requestTimeout)
