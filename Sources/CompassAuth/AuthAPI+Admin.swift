@@ -165,8 +165,8 @@ extension AuthAPI {
         try await requireAdmin(request)
         let query = request.uri.queryParameters
         let pagination = try AdminPagination(page: query.get("page"), perPage: query.get("per_page"))
-        let newestFirst = try Self.newestFirst(sorting: query.getAll("sort").map { String($0) })
-        let filter = query.get("filter").flatMap { $0.isEmpty ? nil : $0 }
+        let newestFirst = try Self.newestFirst(sorting: request.formQueryValues("sort"))
+        let filter = request.formQueryValue("filter").flatMap { $0.isEmpty ? nil : $0 }
         let (users, total) = try await store.transaction { tx in
             try await store.listUsers(limit: pagination.perPage, offset: pagination.offset, newestFirst: newestFirst, filter: filter, on: tx)
         }

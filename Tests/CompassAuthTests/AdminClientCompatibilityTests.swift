@@ -96,6 +96,9 @@ struct AdminClientCompatibilityTests {
             #expect(try await emails("filter=quill").emails == ["filter-two@example.com", "filter-one@example.com"], "full_name in any case")
             #expect(try await emails("filter=FILTER-").emails.isEmpty, "the email as written")
             #expect(try await emails("filter=filter-&sort=created_at%20asc").emails == ["filter-one@example.com", "filter-two@example.com"])
+            // A space sent as `+` (httpx, URLSearchParams), as Go's URL.Query reads it.
+            #expect(try await emails("filter=filter-&sort=created_at+asc").emails == ["filter-one@example.com", "filter-two@example.com"])
+            #expect(try await emails("filter=zed+quill").emails == ["filter-one@example.com"])
             #expect(try await emails("filter=filter-&sort=created_at").emails.first == "filter-two@example.com")
             let all = try await emails("filter=")
             #expect(all.total == "10")
