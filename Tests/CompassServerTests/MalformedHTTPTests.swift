@@ -124,6 +124,32 @@ struct MalformedHTTPTests {
         }
     }
 
+    @Test("client frames that break RFC 6455 (unmasked, reserved bits, a stray continuation) are closed with 1002")
+    func webSocketProtocolViolations() async throws {
+        try await ServerHarness.with { harness in
+            let handshake = Self.upgrade().replacingOccurrences(of: "?vsn=1.0.0", with: "?apikey=\(harness.keys.anon)&vsn=1.0.0")
+            // Masked with abcd: "hello" XOR "abcd…".
+            let masked: [UInt8] = [0x61, 0x62, 0x63, 0x64] + zip(Array("hello".utf8), [0x61, 0x62, 0x63, 0x64, 0x61]).map { $0 ^ $1 }
+            let cases: [(String, [UInt8])] = [
+                ("client frames must be masked", [0x81, 0x05] + Array("hello".utf8)),
+                ("reserved bits must be 0", [0xC1, 0x85] + masked),
+                ("a continuation frame with no message to continue", [0x80, 0x85] + masked),
+                ("a new message before the last one ended", [0x01, 0x85] + masked + [0x81, 0x85] + masked),
+            ]
+            for (reason, frames) in cases {
+                let connection = try RawConnection(port: harness.port)
+                await connection.send(handshake)
+                let switched = await connection.read(timeout: .seconds(5)) { $0.contains("\r\n\r\n") }
+                #expect(switched.hasPrefix("HTTP/1.1 101 "), "\(switched.prefix(40))")
+                await connection.send(frames)
+                let (reply, closed) = await connection.readUntilClosed(timeout: .seconds(10))
+                #expect(reply.contains(reason), "\(reason): \(reply.suffix(80))")
+                #expect(closed, "\(reason)")
+            }
+            #expect(try await RawConnection.get("/health", port: harness.port, headers: [:]) == 200, "the worker is alive")
+        }
+    }
+
     @Test("a request that expects 100-continue is told to send its body, and then answered")
     func expectContinueIsAnswered() async throws {
         try await ServerHarness.with { harness in
