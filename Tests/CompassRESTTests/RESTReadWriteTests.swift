@@ -282,6 +282,34 @@ struct RESTReadWriteTests {
         }
     }
 
+    /// A read's transaction is read-only, and its settings end with it: nothing of one request
+    /// is left on the pooled connection for the next.
+    @Test func aReadsTransactionIsReadOnlyAndLeavesNothingBehind() async throws {
+        try await RESTHarness.with(poolSize: 1) { rest in
+            try await rest.addFixtures(
+                """
+                CREATE TABLE public.rest_ro_log (n int);
+                CREATE FUNCTION public.rest_ro_write() RETURNS int LANGUAGE sql VOLATILE AS 'INSERT INTO public.rest_ro_log VALUES (1) RETURNING n';
+                CREATE FUNCTION public.rest_ro_state() RETURNS json LANGUAGE sql STABLE AS $$
+                  SELECT json_build_object('read_only', current_setting('transaction_read_only'), 'user', current_user) $$;
+                GRANT INSERT ON public.rest_ro_log TO anon;
+                GRANT EXECUTE ON FUNCTION public.rest_ro_write(), public.rest_ro_state() TO anon;
+                """)
+            let write = try await rest.request(.get, "rpc/rest_ro_write")
+            #expect(write.isError("25006", status: 405), "\(write)")
+            #expect(try await rest.count("SELECT count(*)::int FROM public.rest_ro_log") == 0)
+            let state = try await rest.request(.get, "rpc/rest_ro_state")
+            #expect(state.object["read_only"] as? String == "on")
+            #expect(state.object["user"] as? String == "anon")
+            let session = try await rest.pool.withConnection {
+                try await $0.query("SELECT current_user::text, current_setting('transaction_read_only'), current_setting('request.method', true)")
+            }
+            #expect(try session[0].decode(String.self, at: 1) == "off", "the pooled connection is read-write again")
+            #expect(try session[0].decode(String?.self, at: 2) ?? "" == "", "request settings ended with the read")
+            #expect(try session[0].decode(String.self, at: 0) != "anon")
+        }
+    }
+
     @Test func statementsDroppedBehindTheCachesBackAreRunAgainInsideTheRequestsTransaction() async throws {
         try await RESTHarness.with { rest in
             let token = try await rest.token(Demo.sofia)

@@ -23,11 +23,12 @@ struct RESTHarness {
 
     /// Runs `body` with a client for the REST routes (and the schema reload service running).
     static func with(
-        configuration: RESTConfiguration = RESTConfiguration(), _ body: @escaping @Sendable (RESTHarness) async throws -> Void
+        configuration: RESTConfiguration = RESTConfiguration(), poolSize: Int = 4,
+        _ body: @escaping @Sendable (RESTHarness) async throws -> Void
     ) async throws {
         try await TestDatabase.with(demoData: true) { database in
             let context = try await ServerContext(
-                postgres: database.configuration, jwtSecret: secret, poolSize: 4, logger: TestDatabase.logger)
+                postgres: database.configuration, jwtSecret: secret, poolSize: poolSize, logger: TestDatabase.logger)
             let pool = context.pool
             let api = RESTAPI(context: context, configuration: configuration)
             let router = Router(context: CompassRequestContext.self)
