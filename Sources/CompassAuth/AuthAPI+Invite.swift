@@ -32,7 +32,7 @@ extension AuthAPI {
         let body = try await decodeBody(request, as: InviteBody.self)
         let email = try AuthAPI.email(body.email)
         let metadata = try AuthAPI.metadataObject(body.data)
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let now = sessions.now()
         let user = try await store.transaction { tx in
             let invited = try await invitee(email: email, metadata: metadata, on: tx)
@@ -49,7 +49,7 @@ extension AuthAPI {
         let body = try await decodeBody(request, as: GenerateLinkBody.self)
         let email = try AuthAPI.email(body.email)
         let metadata = try AuthAPI.metadataObject(body.data)
-        let target = redirects.target(body.redirect_to ?? request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(body.redirect_to ?? request.formQueryValue("redirect_to"))
         let now = sessions.now()
         let type = body.type ?? ""
         let (user, token, link) = try await store.transaction { tx in

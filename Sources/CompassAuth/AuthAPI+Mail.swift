@@ -28,7 +28,7 @@ extension AuthAPI {
         let body = try await decodeBody(request, as: MailRequestBody.self)
         guard let raw = body.email, !raw.isEmpty else { throw AuthError.validation("Password recovery requires an email") }
         let email = try AuthAPI.email(raw)
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let challenge = try body.challenge()
         try await store.transaction { tx in
             guard let user = try await store.user(email: email, on: tx) else { return }
@@ -53,7 +53,7 @@ extension AuthAPI {
         let email = try AuthAPI.email(body.email)
         let metadata = body.data ?? .object([:])
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let challenge = try body.challenge()
         let autoconfirm = configuration.autoconfirm
         try await store.transaction { tx in
@@ -84,7 +84,7 @@ extension AuthAPI {
         if !byEmail, body.phone?.isEmpty ?? true { throw AuthError.validation("Type provided requires a phone number") }
         guard type == "signup" else { return JSONReply.text("{}") }
         let email = try AuthAPI.email(body.email)
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let challenge = try body.challenge()
         try await store.transaction { tx in
             guard let user = try await store.user(email: email, on: tx), user.emailConfirmedAt == nil else { return }

@@ -55,7 +55,7 @@ extension AuthAPI {
         let metadata = body.data ?? .object([:])
         guard case .object = metadata else { throw AuthError.validation("user metadata must be an object") }
         let autoconfirm = configuration.autoconfirm
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let challenge = try body.challenge()
         let reply: Result<Response, AuthError> = try await store.transaction { tx in
             guard
@@ -104,7 +104,7 @@ extension AuthAPI {
 
     /// `POST /token?grant_type=password|refresh_token`.
     func token(_ request: Request, address: String) async throws -> Response {
-        switch request.uri.queryParameters.get("grant_type") {
+        switch request.formQueryValue("grant_type") {
         case "password":
             let body = try await decodeBody(request, as: Credentials.self)
             // GoTrue's order: both given, then which one; the address as sent (only its case is ignored).
@@ -178,7 +178,7 @@ extension AuthAPI {
             throw AuthError.validation("user metadata must be an object")
         }
         let newEmail = try body.email.flatMap { text throws(AuthError) in text.isEmpty ? nil : try AuthAPI.email(text) }
-        let target = redirects.target(request.uri.queryParameters.get("redirect_to"))
+        let target = redirects.target(request.formQueryValue("redirect_to"))
         let challenge = try body.challenge()
         let now = sessions.now()
         let user = try await store.transaction { tx -> AuthUser? in
@@ -220,7 +220,7 @@ extension AuthAPI {
     /// `POST /logout?scope=global|local|others`.
     func logout(_ request: Request) async throws -> Response {
         let (userID, session) = try await signedIn(request)
-        let scope = try LogoutScope(parameter: request.uri.queryParameters.get("scope"))
+        let scope = try LogoutScope(parameter: request.formQueryValue("scope"))
         try await store.transaction { tx in
             switch scope {
             case .local: try await store.deleteSession(session, on: tx)

@@ -84,14 +84,14 @@ extension AuthAPI {
     /// session in the fragment (GoTrue's implicit flow), or for a PKCE link with `?code=` to
     /// exchange at `/token?grant_type=pkce`; or with the error.
     func verifyLink(_ request: Request, address: String) async throws -> Response {
-        let query = request.uri.queryParameters
-        var target = redirects.target(query.get("redirect_to"))
-        var token = query.get("token") ?? ""
+        // Read as GoTrue reads it (Go's URL.Query: `+` is a space).
+        var target = redirects.target(request.formQueryValue("redirect_to"))
+        var token = request.formQueryValue("token") ?? ""
         let pkce = token.hasPrefix(AuthMailer.pkcePrefix)
         if pkce { token.removeFirst(AuthMailer.pkcePrefix.count) }
         var fragment: [(String, String)] = []
         do {
-            let type = try VerificationType(query.get("type"))
+            let type = try VerificationType(request.formQueryValue("type"))
             guard !token.isEmpty else { throw AuthError.linkExpired }
             if pkce {
                 let code = try await redeem(token, type: type, address: address, refusal: .linkExpired) { user, tx in
