@@ -121,12 +121,33 @@ public struct AuthAPI: CompassAPI {
         if let problem = JSONNesting.problem(in: buffer.readableBytesView) { throw .badJSON(detail: problem) }
         let body: T
         do {
-            body = try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            body = try Self.bodyDecoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch {
             throw .badJSON()
         }
         try body.refuseNULCharacters()
         return body
+    }
+
+    /// Reads a body's own fields in any case (`"Email"` is `email`), as Go's `encoding/json` matches
+    /// struct fields; keys inside its values (metadata) are kept as sent. Fields given twice in
+    /// different cases are refused before this (``JSONNesting/strictnessProblem(in:)``).
+    private static var bodyDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let key = path[path.count - 1]
+            guard path.count == 1 else { return key }
+            return BodyField(stringValue: key.stringValue.lowercased())
+        }
+        return decoder
+    }
+
+    /// A top-level field name, lower-cased.
+    private struct BodyField: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     /// `GET /health`.
@@ -149,9 +170,10 @@ public struct AuthAPI: CompassAPI {
             """)
     }
 
-    /// A normalised (trimmed, lower-cased), checked email address (sign-up, admin, `compass users`).
+    /// A normalised (lower-cased), checked email address (sign-up, admin, `compass users`).
     public static func email(_ raw: String?) throws(AuthError) -> String {
-        let email = (raw ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        // As sent, as GoTrue reads it: an address with spaces around it is not valid, at sign-up as at sign-in.
+        let email = (raw ?? "").lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
             !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)

@@ -22,10 +22,13 @@ struct UsersCreateCommand: AsyncParsableCommand {
     @Option(help: "The app role: athlete or parent.")
     var role: String?
 
+    /// `--email` without the spaces a shell argument picks up (the API takes an address as sent).
+    private var typedEmail: String { email.trimmingCharacters(in: .whitespaces) }
+
     func validate() throws {
         guard passwordFromStdin else { throw ValidationError("--password-stdin is required: passwords are never taken as arguments") }
         do {
-            _ = try AuthAPI.email(email)
+            _ = try AuthAPI.email(typedEmail)
         } catch {
             throw ValidationError("invalid --email '\(email.prefix(80))': not an email address")
         }
@@ -36,7 +39,7 @@ struct UsersCreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let password = try PasswordInput.read()
-        let address = try AuthAPI.email(email)
+        let address = try AuthAPI.email(typedEmail)
         let metadata: JSONValue = .object(role.map { ["role": .string($0)] } ?? [:])
         let created = try await database.withAuthStore { store in
             try await store.transaction { tx in

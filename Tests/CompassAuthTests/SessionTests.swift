@@ -78,6 +78,14 @@ struct SessionTests {
                 .post, "/token?grant_type=password",
                 json: #"{"email":"\#(SessionTests.sofia)","email":"x@y.z","password":"\#(AuthHarness.demoPassword)"}"#)
             #expect(twice.status == .badRequest && twice.code == "bad_json", "\(twice.status)")
+            let cased = try await auth.send(
+                .post, "/token?grant_type=password",
+                json: #"{"email":"\#(SessionTests.sofia)","EMAIL":"x@y.z","password":"\#(AuthHarness.demoPassword)"}"#)
+            #expect(cased.code == "bad_json", "the same field in another case is the same field to Go")
+            // A field in another case alone is that field, as Go's decoder reads it.
+            let capital = try await auth.send(
+                .post, "/token?grant_type=password", json: #"{"Email":"\#(SessionTests.sofia)","Password":"\#(AuthHarness.demoPassword)"}"#)
+            #expect(capital.status == .ok, "\(capital.text)")
             let trailing = try await auth.send(
                 .post, "/token?grant_type=password", json: #"{"email":"\#(SessionTests.sofia)","password":"\#(AuthHarness.demoPassword)",}"#)
             #expect(trailing.code == "bad_json")
@@ -121,8 +129,12 @@ struct SessionTests {
                 #expect(reply.status == .badRequest && reply.code == "validation_failed", "\(path) \(body)")
                 #expect(reply["msg"] == message || reply["message"] == message, "\(path) \(body): \(reply.text)")
             }
-            // The address as sent: spaces around it are not another spelling of it (only case is).
+            // The address as sent: spaces around it are not another spelling of it (only case is),
+            // at sign-in as at sign-up and for a code (GoTrue's invalid format).
             #expect(try await auth.signIn(" " + SessionTests.sofia, AuthHarness.demoPassword).code == "invalid_credentials")
+            let spaced = try await auth.send(.post, "/signup", json: #"{"email":" spaced@example.com ","password":"secret-123"}"#)
+            #expect(spaced.status == .badRequest && spaced.code == "validation_failed", "\(spaced.text)")
+            #expect(try await auth.send(.post, "/otp", json: #"{"email":" spaced@example.com "}"#).code == "validation_failed")
             #expect(try await auth.signIn(SessionTests.sofia.uppercased(), AuthHarness.demoPassword).status == .ok)
         }
     }

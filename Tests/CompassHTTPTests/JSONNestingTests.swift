@@ -27,6 +27,9 @@ struct JSONStrictnessTests {
         (#"{"email":"a@b.c","email":"x@y.z"}"#, "the key 'email' is given twice"),
         (#"{"email":"a@b.c","\u0065mail":"x@y.z"}"#, "the key 'email' is given twice"),  // an escape hides nothing
         (#"{"a":{"k":1,"k":2}}"#, "the key 'k' is given twice"),
+        (#"{"email":"a@b.c","EMAIL":"x@y.z"}"#, "the key 'EMAIL' is given twice"),  // Go matches fields in any case
+        (#"{"data":{"name":1,"Name":2}}"#, nil),  // inside a value, keys are the client's own
+        ("{\"data\":{\"\u{E9}\":1,\"e\u{301}\":2}}", "the key 'e\u{301}' is given twice"),  // one key to Swift
         (#"{"email":"a@b.c",}"#, "a comma before '}'"),
         (#"{"a":[1,2,]}"#, "a comma before ']'"),
         ("\u{FEFF}{}", "the body starts with a byte order mark"),

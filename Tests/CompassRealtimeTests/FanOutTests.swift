@@ -100,6 +100,30 @@ struct FanOutTests {
         }
     }
 
+    /// A join whose tables the cache holds does not wait behind another join's slow catalog read,
+    /// and that read gives up after its timeout instead of holding every join's turn.
+    @Test func aSlowCatalogReadHoldsOnlyTheJoinsThatNeedTheCatalog() async throws {
+        try await FanOutHarness.with { harness in
+            let catalog = harness.catalog
+            let cached = PostgresChangesBinding(requested: ["event": "*", "schema": "public", "table": "interactions"])
+            guard case .success = await catalog.resolve(cached) else { Issue.record("interactions did not resolve"); return }
+            // Another session holds the catalog table every uncached read needs.
+            let locker = try await harness.database.connect()
+            try await locker.query("BEGIN")
+            try await locker.query("LOCK TABLE realtime.enabled_tables IN ACCESS EXCLUSIVE MODE")
+            let started = ContinuousClock.now
+            let stuck = Task { await catalog.resolve(PostgresChangesBinding(requested: ["event": "*", "schema": "public", "table": "documents"])) }
+            try await Task.sleep(for: .milliseconds(300))
+            guard case .success = await catalog.resolve(cached) else { Issue.record("the cached table did not resolve"); return }
+            #expect(ContinuousClock.now - started < .seconds(2), "the cached join did not wait for the stuck read")
+            guard case .failure(let problem) = await stuck.value else { Issue.record("the stuck read did not fail"); return }
+            #expect(problem.message.contains("database is unavailable"), "\(problem.message)")
+            #expect(ContinuousClock.now - started < RealtimeCatalog.joinReadTimeout + .seconds(3))
+            try await locker.query("ROLLBACK")
+            await locker.close()
+        }
+    }
+
     @Test func filterValuesWrittenOtherwiseAreReadByPostgres() async throws {
         try await FanOutHarness.with { harness in
             try await harness.writer.executeScript(

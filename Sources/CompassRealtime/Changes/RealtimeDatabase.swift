@@ -28,10 +28,16 @@ public struct RealtimeDatabase: Sendable {
     ///
     /// The worker's statements are fixed SQL sent over and over (polls, pruning), so they are
     /// ``PostgresQuery/prepared``.
-    public func asServiceRole(_ queries: [PostgresQuery]) async throws -> [PostgresResult] {
-        try await pool.withConnection { connection in
-            let results = try await connection.pipeline(segments: [[Self.serviceRoleScope] + queries.map(\.prepared)])[0]
-            return try results.dropFirst().map { try $0.get() }
+    /// With `timeout`, the queries are cancelled (57014) if they run longer.
+    public func asServiceRole(_ queries: [PostgresQuery], timeout: Duration? = nil) async throws -> [PostgresResult] {
+        var opening = [Self.serviceRoleScope]
+        if let timeout {
+            let milliseconds = String(max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+            opening.append(("SELECT set_config('statement_timeout', \(milliseconds), true)" as PostgresQuery).prepared)
+        }
+        return try await pool.withConnection { connection in
+            let results = try await connection.pipeline(segments: [opening + queries.map(\.prepared)])[0]
+            return try results.dropFirst(opening.count).map { try $0.get() }
         }
     }
 

@@ -6,15 +6,9 @@ extension RealtimeCatalog {
     /// Fails with a readable message (sent as a `system` error) for unknown or disabled
     /// tables, tables without a primary key, unknown columns, unsupported operators and
     /// values that would not cast to the column's type. A binding for every table of a
-    /// schema (`table` absent or `*`) covers the tables enabled when the channel joins. One join's
-    /// binding reads the catalog at a time (``takeJoinTurn()``).
+    /// schema (`table` absent or `*`) covers the tables enabled when the channel joins. What the
+    /// cache does not hold is read one join at a time (``takeJoinTurn()``).
     public func resolve(_ binding: PostgresChangesBinding) async -> Result<[TableBinding], BindingProblem> {
-        await takeJoinTurn()
-        defer { endJoinTurn() }
-        return await resolveInTurn(binding)
-    }
-
-    private func resolveInTurn(_ binding: PostgresChangesBinding) async -> Result<[TableBinding], BindingProblem> {
         if let problem = binding.shapeError { return .failure(BindingProblem(problem)) }
         var filter: RealtimeFilter?
         if let text = binding.filterText {
@@ -29,7 +23,7 @@ extension RealtimeCatalog {
             if let table = binding.table {
                 names = [RealtimeTableName(schema: binding.schema, table: table)]
             } else {
-                names = try await enabledTables(in: binding.schema)
+                names = try await enabledTables(in: binding.schema, forJoin: true)
                 if names.isEmpty {
                     return .failure(BindingProblem("no table of schema \(binding.schema) is enabled for realtime"))
                 }
@@ -41,7 +35,7 @@ extension RealtimeCatalog {
         for name in names {
             var table: RealtimeTableMetadata
             do {
-                guard let found = try await metadata(for: name) else {
+                guard let found = try await metadata(for: name, forJoin: true) else {
                     return .failure(BindingProblem("table \(name) does not exist"))
                 }
                 table = found
@@ -49,7 +43,7 @@ extension RealtimeCatalog {
                     // Read again before refusing: the cached entry may predate a `realtime.enable`
                     // (or `ALTER PUBLICATION supabase_realtime ADD TABLE`) made a moment ago.
                     invalidate(name)
-                    table = try await metadata(for: name) ?? table
+                    table = try await metadata(for: name, forJoin: true) ?? table
                 }
             } catch {
                 return .failure(BindingProblem("could not read table \(name): the database is unavailable"))
@@ -98,11 +92,14 @@ extension RealtimeCatalog {
         if case .unsupported = column.kind { return .failure(BindingProblem(refusal.message)) }
         let castType = column.castType ?? column.sqlType
         let written: [String]
+        // A database read, as a table's: in the join's turn, bounded in time.
+        await takeJoinTurn()
+        defer { endJoinTurn() }
         do {
             // The type is the catalog's spelling of the column's type, never the request's.
             let cast: PostgresQuery =
                 "SELECT v::\(unescaped: castType)::text FROM unnest(\(filter.values)::text[]) WITH ORDINALITY AS u(v, n) ORDER BY n"
-            let result = try await database.asServiceRole([cast])[0]
+            let result = try await database.asServiceRole([cast], timeout: Self.joinReadTimeout)[0]
             written = try result.map { try $0.decode(String.self, at: 0) }
         } catch let error as PostgresError where error.sqlState?.rawValue.hasPrefix("22") == true {
             return .failure(BindingProblem("filter on column \"\(filter.column)\" is not valid: \(error.message)"))

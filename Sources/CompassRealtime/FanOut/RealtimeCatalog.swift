@@ -27,27 +27,54 @@ public actor RealtimeCatalog {
         self.tableLifetime = tableLifetime
     }
 
-    /// The table's metadata; nil when no such table exists.
-    public func metadata(for name: RealtimeTableName) async throws -> RealtimeTableMetadata? {
-        if let cached = tables[name], ContinuousClock.now - cached.readAt < tableLifetime { return cached.metadata }
-        let loaded = try await load(name)
+    /// The table's metadata; nil when no such table exists. A join (`forJoin`) that must read the
+    /// catalog waits for its turn (``takeJoinTurn()``); the fan-out never waits for joins.
+    public func metadata(for name: RealtimeTableName, forJoin: Bool = false) async throws -> RealtimeTableMetadata? {
+        if let cached = freshMetadata(name) { return cached }
+        guard forJoin else { return try await loadAndKeep(name, timeout: nil) }
+        await takeJoinTurn()
+        defer { endJoinTurn() }
+        // Another join may have read it while this one waited.
+        if let cached = freshMetadata(name) { return cached }
+        return try await loadAndKeep(name, timeout: Self.joinReadTimeout)
+    }
+
+    private func freshMetadata(_ name: RealtimeTableName) -> RealtimeTableMetadata? {
+        guard let cached = tables[name], ContinuousClock.now - cached.readAt < tableLifetime else { return nil }
+        return cached.metadata
+    }
+
+    private func loadAndKeep(_ name: RealtimeTableName, timeout: Duration?) async throws -> RealtimeTableMetadata? {
+        let loaded = try await load(name, timeout: timeout)
         tables[name] = loaded.map { ($0, .now) }  // a missing table is asked again next time
         return loaded
     }
+
+    /// How long a join's catalog read may take: a read stuck behind a lock would otherwise hold
+    /// every other join's turn for as long (it fails the binding instead, "database unavailable").
+    static let joinReadTimeout: Duration = .seconds(5)
 
     /// Waits until no other join is reading the catalog, then holds the turn until
     /// ``endJoinTurn()``. Joins naming many tables, or missing ones (each a catalog query),
     /// then use one pool connection at a time, never the ones the change poller and the
     /// visibility checks need: a flood of such joins slowed every delivery from 50 ms to 470.
+    /// Joins the cache answers never wait.
     func takeJoinTurn() async {
-        while joinReading { await withCheckedContinuation { joinsWaiting.append($0) } }
-        joinReading = true
+        guard joinReading else {
+            joinReading = true
+            return
+        }
+        // Woken by ``endJoinTurn()`` with the turn handed over: first come, first served.
+        await withCheckedContinuation { joinsWaiting.append($0) }
     }
 
-    /// Ends the turn ``takeJoinTurn()`` took and wakes the next join.
+    /// Ends the turn ``takeJoinTurn()`` took: hands it to the longest-waiting join, if any.
     func endJoinTurn() {
-        joinReading = false
-        if !joinsWaiting.isEmpty { joinsWaiting.removeFirst().resume() }
+        if joinsWaiting.isEmpty {
+            joinReading = false
+        } else {
+            joinsWaiting.removeFirst().resume()
+        }
     }
 
     /// Forgets a table so the next lookup reads the catalog again.
@@ -55,11 +82,23 @@ public actor RealtimeCatalog {
         tables[name] = nil
     }
 
-    /// The realtime-enabled tables of `schema`.
-    public func enabledTables(in schema: String) async throws -> [RealtimeTableName] {
+    /// The realtime-enabled tables of `schema` (for a join, read in its turn: see ``metadata(for:forJoin:)``).
+    public func enabledTables(in schema: String, forJoin: Bool = false) async throws -> [RealtimeTableName] {
         if let enabled, ContinuousClock.now - enabled.readAt < enabledTablesLifetime {
             return enabled.names.filter { $0.schema == schema }
         }
+        if forJoin {
+            await takeJoinTurn()
+            defer { endJoinTurn() }
+            if let enabled, ContinuousClock.now - enabled.readAt < enabledTablesLifetime {
+                return enabled.names.filter { $0.schema == schema }
+            }
+            return try await readEnabledTables(timeout: Self.joinReadTimeout).filter { $0.schema == schema }
+        }
+        return try await readEnabledTables(timeout: nil).filter { $0.schema == schema }
+    }
+
+    private func readEnabledTables(timeout: Duration?) async throws -> [RealtimeTableName] {
         let result = try await database.asServiceRole([
             """
             SELECT n.nspname::text, c.relname::text
@@ -68,13 +107,13 @@ public actor RealtimeCatalog {
               JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace
              ORDER BY 1, 2
             """
-        ])[0]
+        ], timeout: timeout)[0]
         let names = try result.map { RealtimeTableName(schema: try $0.decode(String.self, at: 0), table: try $0.decode(String.self, at: 1)) }
         enabled = (names, .now)
-        return names.filter { $0.schema == schema }
+        return names
     }
 
-    private func load(_ name: RealtimeTableName) async throws -> RealtimeTableMetadata? {
+    private func load(_ name: RealtimeTableName, timeout: Duration?) async throws -> RealtimeTableMetadata? {
         let query: PostgresQuery = """
             SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname),
                    c.relrowsecurity,
@@ -102,7 +141,7 @@ public actor RealtimeCatalog {
              WHERE n.nspname = \(name.schema) AND c.relname = \(name.table) AND c.relkind IN ('r', 'p')
              ORDER BY a.attnum
             """
-        let result = try await database.asServiceRole([query])[0]
+        let result = try await database.asServiceRole([query], timeout: timeout)[0]
         guard let first = result.first else { return nil }
         var columns: [RealtimeColumn] = []
         for row in result {
