@@ -53,6 +53,9 @@ struct RESTCustomRoleTests {
                 #expect(reply.isError("22023", status: 401), "\(role): \(reply)")
                 #expect(reply.object["message"] as? String == "role \"\(role)\" does not exist", "\(role)")
                 #expect(reply.header("WWW-Authenticate") == "Bearer")
+                // The OpenAPI root asks the database too.
+                let root = try await rest.request(.get, "", token: Self.token(role: role))
+                #expect(root.isError("22023", status: 401), "\(role): \(root.status)")
             }
         }
     }
@@ -69,6 +72,7 @@ struct RESTCustomRoleTests {
             let write = try await rest.request(.post, "rest_custom", token: token, body: #"{"id":3,"note":"three"}"#)
             #expect(write.isError("42501", status: 403), "\(write)")
             #expect(try await rest.count("SELECT count(*)::int FROM public.rest_custom") == 2)
+            #expect(try await rest.request(.get, "", token: token).isError("42501", status: 403), "the OpenAPI root")
         }
     }
 }

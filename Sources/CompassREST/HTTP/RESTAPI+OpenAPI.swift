@@ -18,8 +18,10 @@ extension RESTAPI {
         let cache = try await schemaCache(profile ?? configuration.schema)
         timing?.mark(.parse)
         guard let documentation = cache.documentation else { throw .schemaCacheUnavailable }
-        if let preRequest = cache.preRequest(configured: configuration.preRequest) {
-            // PostgREST calls it for the description too: a request it refuses learns nothing of the schema.
+        let preRequest = cache.preRequest(configured: configuration.preRequest)
+        if preRequest != nil || claims.namesOtherRole {
+            // PostgREST calls it for the description too: a request it refuses learns nothing of the
+            // schema; and a role a token names is one the database must let the request become.
             var scope = RESTRequest.scope(of: request, method: method, path: "/", claims: claims, schema: cache.schema, configuration: configuration)
             if let settings = cache.roleSettings { scope.apply(roleSettings: settings[scope.role] ?? [:]) }
             scope.preRequest = preRequest
