@@ -226,8 +226,7 @@ extension AuthAPI {
     func deleteUser(_ request: Request, id: String?) async throws -> Response {
         try await requireAdmin(request)
         let id = try AuthAPI.userID(id)
-        let soft = try await decodeOptionalBody(request, as: DeleteUserBody.self, refusing: DeleteUserBody.repeatsKey)?
-            .should_soft_delete ?? false
+        let soft = try await decodeOptionalBody(request, as: DeleteUserBody.self)?.should_soft_delete ?? false
         let deleted = try await store.transaction { tx in
             soft ? try await store.softDeleteUser(id: id, on: tx) : try await store.deleteUser(id: id, on: tx)
         }
@@ -235,45 +234,12 @@ extension AuthAPI {
         return JSONReply.text("{}")
     }
 
-    /// `{"should_soft_delete": …}`, its key matched ignoring case as GoTrue's Go decoder matches
-    /// it (`{"Should_Soft_Delete": true}` soft-deletes there too: reading it as absent would hard
-    /// delete, cascading through the app's rows). A key given twice is refused, since the two
-    /// decoders would disagree on which one counts.
+    /// `{"should_soft_delete": …}`, its key matched in any case as GoTrue's Go decoder matches it
+    /// (`{"Should_Soft_Delete": true}` soft-deletes there too: reading it as absent would hard
+    /// delete, cascading through the app's rows), as every auth body's fields are
+    /// (`AuthAPI.bodyDecoder`); given twice, in any cases, it is refused before decoding.
     struct DeleteUserBody: AuthRequestBody {
         var should_soft_delete: Bool?
         var textFields: KeyValuePairs<String, JSONValue?> { [:] }
-
-        private struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            let keys = container.allKeys.filter { $0.stringValue.lowercased() == "should_soft_delete" }
-            guard keys.count <= 1 else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "should_soft_delete given twice"))
-            }
-            should_soft_delete = try keys.first.flatMap { try container.decodeIfPresent(Bool.self, forKey: $0) }
-        }
-
-        /// Whether the raw body names the key more than once (any case), which a decoder keeping
-        /// one of the two would hide.
-        static func repeatsKey(_ body: ArraySlice<UInt8>) -> Bool {
-            let key = Array(#""should_soft_delete""#.utf8)
-            var count = 0
-            var index = body.startIndex
-            while index + key.count <= body.endIndex {
-                if zip(body[index..<index + key.count], key).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) {
-                    count += 1
-                    index += key.count
-                } else {
-                    index += 1
-                }
-            }
-            return count > 1
-        }
     }
 }

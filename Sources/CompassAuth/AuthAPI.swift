@@ -95,13 +95,9 @@ public struct AuthAPI: CompassAPI {
     }
 
     /// The same, or nil when the request has no body (GoTrue reads some bodies only when present).
-    /// `refusing` may refuse the raw bytes first (400 bad_json).
-    func decodeOptionalBody<T: AuthRequestBody>(
-        _ request: Request, as type: T.Type = T.self, refusing: (ArraySlice<UInt8>) -> Bool = { _ in false }
-    ) async throws(AuthError) -> T? {
+    func decodeOptionalBody<T: AuthRequestBody>(_ request: Request, as type: T.Type = T.self) async throws(AuthError) -> T? {
         let buffer = try await collectBody(request)
         guard buffer.readableBytes > 0 else { return nil }
-        if refusing(ArraySlice(buffer.readableBytesView)) { throw .badJSON() }
         return try decode(buffer, as: T.self)
     }
 
