@@ -93,14 +93,6 @@ extension Request {
         return token.isEmpty ? nil : token
     }
 
-    /// Whether `Authorization` names the Bearer scheme with no token (`Bearer`, `Bearer  `),
-    /// which PostgREST refuses where it treats a missing header as anon.
-    public var sendsEmptyBearerToken: Bool {
-        guard let value = headers.value(of: .authorization) else { return false }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        return trimmed.lowercased() == "bearer"
-    }
-
     /// The common `Bearer <token>` (one space, a token of visible ASCII), read byte by byte
     /// without Foundation; nil for anything else, which the general reading above handles.
     static func plainBearerToken(_ value: String) -> String? {

@@ -50,7 +50,7 @@ struct RESTWordingTests {
                 """
                 CREATE FUNCTION public.rest_claims() RETURNS json LANGUAGE sql STABLE
                   AS $$ SELECT json_build_object('user', current_user, 'claims', current_setting('request.jwt.claims', true)::json) $$;
-                GRANT EXECUTE ON FUNCTION public.rest_claims() TO anon, authenticated;
+                GRANT EXECUTE ON FUNCTION public.rest_claims() TO anon, authenticated, service_role;
                 """)
             let roleless = try await rest.request(.get, "rpc/rest_claims", token: Self.token(claims: #"{"sub":"s-9","id":3}"#))
             #expect(roleless.status == 200, "\(roleless)")
@@ -66,6 +66,16 @@ struct RESTWordingTests {
                 #expect(empty.isError("PGRST301", status: 401), "\(header): \(empty)")
                 #expect(empty.object["message"] as? String == "Empty JWT is sent in Authorization header")
             }
+            // Any whitespace after the scheme, as PostgREST (wai) reads it: a tab or two spaces still carry the token.
+            for header in ["Bearer\t\(rest.serviceToken)", "bearer  \(rest.serviceToken) "] {
+                let read = try await rest.request(.get, "rpc/rest_claims", headers: ["Authorization": header])
+                #expect(read.object["user"] as? String == "service_role", "\(header.prefix(8))")
+            }
+            #expect(RESTAuthenticator.bearerToken("Bearer\ta.b.c") == "a.b.c")
+            #expect(RESTAuthenticator.bearerToken("BEARER   ") == "")
+            #expect(RESTAuthenticator.bearerToken("Bearerx a.b.c") == nil)
+            #expect(RESTAuthenticator.bearerToken("Basic dXNlcjpwYXNz") == nil)
+            #expect(RESTAuthenticator.bearerToken(nil) == nil)
             // Another scheme carries no bearer token: anon, as in PostgREST.
             #expect(try await rest.request(.get, "schools?limit=1", headers: ["Authorization": "Basic dXNlcjpwYXNz"]).status == 200)
         }

@@ -13,15 +13,31 @@ struct RESTAuthenticator: Sendable {
     /// as that role, which the database checks (``OtherRoleRule``); `Bearer` with no token is
     /// refused, as PostgREST refuses it, rather than read as no header.
     func claims(for request: Request, key: APIKey) async throws(RESTError) -> AccessClaims {
-        guard let token = request.bearerToken, token != key.token else {
-            if request.sendsEmptyBearerToken { throw RESTError.invalidJWT(.empty) }
-            return key.claims
-        }
+        guard let token = Self.bearerToken(request.headers[.authorization]), token != key.token else { return key.claims }
+        guard !token.isEmpty else { throw RESTError.invalidJWT(.empty) }
         do {
             return try await verifier.verify(token, missingRole: .anonymous, otherRoles: .accepted)
         } catch {
             throw Self.error(for: error, token: token)
         }
+    }
+
+    /// The token of an `Authorization` value as PostgREST reads it (wai's `extractBearerAuth`): the
+    /// scheme runs to the first whitespace and is `bearer` in any case; the token is the rest without
+    /// the whitespace around it (`Bearer<TAB>t` and `Bearer  t` are `t`, `Bearer` alone is empty).
+    /// Nil for no header or another scheme (anon).
+    static func bearerToken(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let bytes = value.utf8
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || (0x09...0x0D).contains($0) }
+        let schemeEnd = bytes.firstIndex(where: isSpace) ?? bytes.endIndex
+        guard bytes.distance(from: bytes.startIndex, to: schemeEnd) == 6,
+            zip(bytes[..<schemeEnd], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })
+        else { return nil }
+        let rest = bytes[schemeEnd...].drop(while: isSpace)
+        var end = rest.endIndex
+        while end > rest.startIndex, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        return String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
     }
 
     /// The 401 PostgREST answers for a token the verifier refused.
