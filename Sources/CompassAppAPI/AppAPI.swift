@@ -25,6 +25,8 @@ public struct AppAPI: CompassAPI {
     let now: @Sendable () -> Date
     /// The server's budget for request bodies being read.
     let bodyBudget: ByteBudget
+    /// One client address's share of the pool, shared with REST.
+    let clientShare: ClientShare
 
     /// An API on the server's context.
     public init(context: ServerContext, configuration: AppAPIConfiguration = AppAPIConfiguration()) {
@@ -34,6 +36,7 @@ public struct AppAPI: CompassAPI {
         self.now = context.now
         self.logger = context.logger
         self.bodyBudget = context.bodyBudget
+        self.clientShare = context.clientShare
     }
 
     /// Adds every `/api` route, behind the gateway and `/api`'s error replies.
@@ -42,6 +45,7 @@ public struct AppAPI: CompassAPI {
         let group = router.group()
             .add(middleware: ErrorReplyMiddleware(AppAPIError.translating))
             .add(middleware: APIKeyMiddleware(verifier: verifier))
+            .add(middleware: ClientShareMiddleware(clientShare))
         for route in routes {
             group.on(RouterPath(route.path), method: route.method) { request, context in
                 let user = route.needsUser ? try await api.user(of: request) : nil

@@ -11,6 +11,9 @@ public struct CompassRequestContext: RequestContext, RemoteAddressRequestContext
     public var apiKey: APIKey?
     /// The client behind a trusted proxy, set by ``ClientAddressMiddleware``.
     public var forwardedClientAddress: String?
+    /// The address per-address limits count the request against, set by ``ClientAddressMiddleware``
+    /// for a trusted peer (nil: the proxy named no client); see ``countedAddress``.
+    public var proxiedCountedAddress: String??
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -21,6 +24,13 @@ public struct CompassRequestContext: RequestContext, RemoteAddressRequestContext
     /// forwarded; `unknown` when the channel has none.
     public var clientAddress: String {
         forwardedClientAddress ?? remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// The address per-address limits count the request against (``TrustedProxies/countedAddress(peer:forwardedFor:)``):
+    /// nil for loopback and for a trusted proxy that names no client.
+    public var countedAddress: String? {
+        if let proxiedCountedAddress { return proxiedCountedAddress }
+        return TrustedProxies.none.countedAddress(peer: remoteAddress?.ipAddress)
     }
 
     /// The gateway-verified key; a route outside a gated group asking for it is a wiring bug.

@@ -42,6 +42,8 @@ public struct ServerContext: Sendable {
     public let replies: ByteBudget
     /// Reply parts smaller than this are not counted in ``replies``: their total is bounded by the connections.
     public static let countedReplyPartBytes = 16 << 10
+    /// One client address's share of ``pool``: half its connections (REST and `/api`).
+    public let clientShare: ClientShare
 
     /// Builds the shared parts; nothing connects until the pool runs.
     public init(
@@ -54,6 +56,7 @@ public struct ServerContext: Sendable {
         self.postgres = postgres
         self.bodyBudget = ByteBudget(limit: maximumBufferedBodyBytes)
         self.replies = ByteBudget(limit: maximumUnsentReplyBytes)
+        self.clientShare = ClientShare(limit: poolSize / 2)
         self.listener = listener ?? postgres
         self.poolCheckoutTimeout = poolCheckoutTimeout
         self.pool = PostgresPool(

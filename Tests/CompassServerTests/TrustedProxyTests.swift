@@ -65,6 +65,42 @@ struct TrustedProxyTests {
         }
     }
 
+    /// One client keeping slow reads in flight holds at most half the pool: another client behind
+    /// the same balancer is answered at once rather than after them.
+    @Test func oneClientHoldsAtMostHalfThePool() async throws {
+        try await ServerHarness.with(adjust: { $0.trustedProxies = try! TrustedProxies("127.0.0.1"); $0.poolSize = 4 }) { harness in
+            let setup = try await harness.database.connect()
+            try await setup.executeScript(
+                unsafeSQL: """
+                    CREATE FUNCTION public.rest_slow() RETURNS int LANGUAGE sql STABLE AS 'SELECT 1 FROM pg_sleep(2)';
+                    GRANT EXECUTE ON FUNCTION public.rest_slow() TO anon;
+                    NOTIFY pgrst, 'reload schema';
+                    """)
+            await setup.close()
+            try await Task.sleep(for: .milliseconds(500))
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Int?.self) { group in
+                for _ in 0..<4 { group.addTask { try await Self.get(harness, "/rest/v1/rpc/rest_slow", from: "203.0.113.7") } }
+                try await Task.sleep(for: .milliseconds(300))
+                // The other client's read does not wait for the slow ones.
+                let other = try await Self.get(harness, "/rest/v1/schools?select=id&limit=1", from: "198.51.100.2")
+                #expect(other == 200)
+                #expect(ContinuousClock.now - started < .milliseconds(1500), "answered before the slow calls ended")
+                for try await status in group { #expect(status == 200) }
+            }
+            // The busy client's own calls queued behind each other: two rounds of two.
+            #expect(ContinuousClock.now - started >= .seconds(4))
+        }
+    }
+
+    /// A GET forwarded for `client`; the reply's status.
+    static func get(_ harness: ServerHarness, _ target: String, from client: String) async throws -> Int? {
+        let connection = try RawConnection(port: harness.port)
+        await connection.send(
+            "GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\napikey: \(harness.keys.anon)\r\nX-Forwarded-For: \(client)\r\n\r\n")
+        return RawConnection.status(of: await connection.readUntilClosed(timeout: .seconds(20)).text)
+    }
+
     /// A wrong-password sign-in forwarded for `client`; the reply's status.
     static func signIn(_ harness: ServerHarness, from client: String) async throws -> Int? {
         let connection = try RawConnection(port: harness.port)

@@ -18,8 +18,9 @@ public struct ClientAddressMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         var context = context
-        context.forwardedClientAddress = proxies.clientAddress(
-            peer: peer, forwardedFor: request.headers[values: .xForwardedFor])
+        let forwardedFor = request.headers[values: .xForwardedFor]
+        context.forwardedClientAddress = proxies.clientAddress(peer: peer, forwardedFor: forwardedFor)
+        context.proxiedCountedAddress = .some(proxies.countedAddress(peer: peer, forwardedFor: forwardedFor))
         return try await next(request, context)
     }
 }

@@ -48,6 +48,7 @@ public struct RESTAPI: CompassAPI {
         let group = router.group("/rest/v1")
             .add(middleware: ErrorReplyMiddleware(RESTErrorReply.translating))
             .add(middleware: APIKeyMiddleware(verifier: context.verifier))
+            .add(middleware: ClientShareMiddleware(context.clientShare))
         let methods: [(RESTMethod, HTTPRequest.Method)] = [
             (.get, .get), (.head, .head), (.post, .post), (.put, .put), (.patch, .patch), (.delete, .delete),
         ]
